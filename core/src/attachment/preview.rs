@@ -1,0 +1,301 @@
+//! The attachment-preview pass: every `<attachment>…</attachment>` block in a
+//! message is bounded to one shared token budget, water-filled over its
+//! attachments, with every header kept (and annotated) so each attachment id
+//! stays discoverable, and a hint on each cut body saying where the rest is.
+
+use super::allocate::allocate_budget;
+use super::header::is_text_readable_mime;
+use crate::message::{Content, ContentPart, Message};
+use crate::tokens::TokenCounter;
+use crate::tool_output::{truncate_body, TruncationPolicy};
+use crate::traces::{ProtectionTrace, TraceBuilder};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::sync::LazyLock;
+
+/// Upper bound of the per-block budget.
+pub const DEFAULT_LIMIT_CAP: i64 = 15_000;
+const OPEN: &str = "<attachment>";
+const CLOSE: &str = "</attachment>";
+
+static SEGMENT_HEADER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\[(?:Image )?Attachment: [^\n]*? \| ID: (\d+) \|").expect("static pattern is valid")
+});
+static HEADER_TYPE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\| Type: ([^|\]]+)").expect("static pattern is valid"));
+static HEADER_PATH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"File Path[^:]*: ([^\]]+)").expect("static pattern is valid"));
+static HEADER_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\[(?:Image )?Attachment: (.*?) \| ID: ").expect("static pattern is valid"));
+
+/// The default per-block budget for a model: min(window ÷ 2, 15000).
+pub fn default_limit(context_window: i64) -> i64 {
+    context_window.div_euclid(2).min(DEFAULT_LIMIT_CAP)
+}
+
+/// What the preview did to one attachment, for UIs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SegmentReport {
+    /// Index of the message holding the block.
+    pub message_index: usize,
+    /// Attachment id from the header (empty for a block without headers).
+    pub attachment_id: String,
+    /// File name from the header.
+    pub name: String,
+    /// MIME type from the header, when it has one.
+    pub mime_type: Option<String>,
+    /// Characters of the body.
+    pub chars: usize,
+    /// Tokens of the body.
+    pub tokens: usize,
+    /// Tokens the body was allowed.
+    pub allocation: i64,
+    /// Whether the body was cut.
+    pub truncated: bool,
+}
+
+/// The result of a preview pass.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PreviewOutcome {
+    /// The messages with every block bounded.
+    pub messages: Vec<Message>,
+    /// The `context_protection.attachment_preview` record (none when no block exists).
+    pub traces: Vec<ProtectionTrace>,
+    /// One entry per attachment segment seen.
+    pub segments: Vec<SegmentReport>,
+}
+
+#[derive(Default)]
+struct Tally {
+    saw_block: bool,
+    truncated_segments: usize,
+    before_tokens: i64,
+    after_tokens: i64,
+    segments: Vec<SegmentReport>,
+}
+
+/// Runs the preview over `messages` with `limit` tokens per block; `limit` ≤ 0 turns it off.
+pub fn preview_messages(messages: &[Message], counter: &TokenCounter, limit: i64) -> PreviewOutcome {
+    if limit <= 0 {
+        return PreviewOutcome {
+            messages: messages.to_vec(),
+            traces: Vec::new(),
+            segments: Vec::new(),
+        };
+    }
+    let mut tally = Tally::default();
+    let out: Vec<Message> = messages
+        .iter()
+        .enumerate()
+        .map(|(index, message)| {
+            let mut message = message.clone();
+            match &mut message.content {
+                Some(Content::Text(text)) => {
+                    if let Some(new) = preview_text(text, limit, counter, index, &mut tally) {
+                        *text = new;
+                    }
+                }
+                Some(Content::Parts(parts)) => {
+                    for part in parts.iter_mut() {
+                        if let ContentPart::Text { text, .. } = part {
+                            if let Some(new) = preview_text(text, limit, counter, index, &mut tally) {
+                                *text = new;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            message
+        })
+        .collect();
+    let traces = if tally.saw_block {
+        let applied = tally.truncated_segments > 0;
+        let (before, after) = if applied {
+            (Some(tally.before_tokens), Some(tally.after_tokens))
+        } else {
+            (None, None)
+        };
+        vec![TraceBuilder::new("attachment_preview", if applied { "applied" } else { "noop" })
+            .tokens(before, after)
+            .attr("attachment_segments_truncated", Some(Value::from(tally.truncated_segments)))
+            .build()]
+    } else {
+        Vec::new()
+    };
+    PreviewOutcome {
+        messages: out,
+        traces,
+        segments: tally.segments,
+    }
+}
+
+/// Rewrites every block of `text`; `None` when the text holds no block marker.
+fn preview_text(text: &str, limit: i64, counter: &TokenCounter, index: usize, tally: &mut Tally) -> Option<String> {
+    if !text.contains(OPEN) {
+        return None;
+    }
+    tally.saw_block = true;
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(OPEN) {
+        let body_start = start + OPEN.len();
+        let Some(body_len) = rest[body_start..].find(CLOSE) else {
+            break;
+        };
+        out.push_str(&rest[..body_start]);
+        let body = &rest[body_start..body_start + body_len];
+        out.push_str(&preview_block(body, limit, counter, index, tally));
+        out.push_str(CLOSE);
+        rest = &rest[body_start + body_len + CLOSE.len()..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+struct Segment<'a> {
+    id: &'a str,
+    header: &'a str,
+    body: &'a str,
+}
+
+/// Bounds one block body to `limit` tokens.
+fn preview_block(body: &str, limit: i64, counter: &TokenCounter, index: usize, tally: &mut Tally) -> String {
+    let matches: Vec<(usize, &str)> = SEGMENT_HEADER
+        .captures_iter(body)
+        .filter_map(|c| Some((c.get(0)?.start(), c.get(1)?.as_str())))
+        .collect();
+    if matches.is_empty() {
+        return preview_headerless(body, limit, counter, index, tally);
+    }
+    let preamble = &body[..matches[0].0];
+    let segments: Vec<Segment> = matches
+        .iter()
+        .enumerate()
+        .map(|(i, &(start, id))| {
+            let end = matches.get(i + 1).map_or(body.len(), |m| m.0);
+            let seg = &body[start..end];
+            let (header, seg_body) = seg.split_once('\n').unwrap_or((seg, ""));
+            Segment {
+                id,
+                header,
+                body: seg_body,
+            }
+        })
+        .collect();
+    let id_line = if segments.len() > 1 {
+        let ids: Vec<&str> = segments.iter().map(|s| s.id).collect();
+        format!("[Attachment IDs in this message: {}]\n", ids.join(", "))
+    } else {
+        String::new()
+    };
+    let reserved = counter.count_text(preamble)
+        + counter.count_text(&id_line)
+        + segments.iter().map(|s| counter.count_text(s.header)).sum::<usize>();
+    let body_budget = (limit - reserved as i64).max(0);
+    let sizes: Vec<i64> = segments.iter().map(|s| counter.count_text(s.body) as i64).collect();
+    let allocations = allocate_budget(&sizes, body_budget);
+
+    let mut out = String::with_capacity(body.len().min(limit as usize * 8));
+    out.push_str(preamble);
+    out.push_str(&id_line);
+    for ((seg, &size), &alloc) in segments.iter().zip(&sizes).zip(&allocations) {
+        let report = |truncated| SegmentReport {
+            message_index: index,
+            attachment_id: seg.id.to_string(),
+            name: header_name(seg.header),
+            mime_type: header_mime(seg.header),
+            chars: seg.body.chars().count(),
+            tokens: size as usize,
+            allocation: alloc,
+            truncated,
+        };
+        if seg.body.is_empty() {
+            out.push_str(seg.header);
+            tally.segments.push(report(false));
+            continue;
+        }
+        let truncated = size > alloc;
+        out.push_str(&annotate(seg.header, seg.body.chars().count(), size, truncated));
+        if !truncated {
+            out.push('\n');
+            out.push_str(seg.body);
+        } else {
+            if alloc > 0 {
+                let cut = truncate_body(seg.body, TruncationPolicy::tokens(alloc), counter);
+                tally.after_tokens += counter.count_text(&cut.rendered) as i64;
+                out.push('\n');
+                out.push_str(&cut.rendered);
+            }
+            out.push_str(&full_content_hint(seg.header, seg.id));
+            tally.truncated_segments += 1;
+            tally.before_tokens += size;
+        }
+        tally.segments.push(report(truncated));
+    }
+    out
+}
+
+/// A block without recognisable headers: head/tail cut of the whole body, only when over the limit.
+fn preview_headerless(body: &str, limit: i64, counter: &TokenCounter, index: usize, tally: &mut Tally) -> String {
+    let cut = truncate_body(body, TruncationPolicy::tokens(limit), counter);
+    if cut.truncated {
+        tally.truncated_segments += 1;
+        tally.before_tokens += cut.total_tokens as i64;
+        tally.after_tokens += counter.count_text(&cut.rendered) as i64;
+    }
+    tally.segments.push(SegmentReport {
+        message_index: index,
+        attachment_id: String::new(),
+        name: String::new(),
+        mime_type: None,
+        chars: body.chars().count(),
+        tokens: cut.total_tokens,
+        allocation: limit,
+        truncated: cut.truncated,
+    });
+    cut.rendered
+}
+
+/// Inserts ` | Chars: C | Tokens: T | Truncated: yes|no` before the header's final `]`.
+fn annotate(header: &str, chars: usize, tokens: i64, truncated: bool) -> String {
+    let note = format!(
+        " | Chars: {chars} | Tokens: {tokens} | Truncated: {}",
+        if truncated { "yes" } else { "no" }
+    );
+    match header.rfind(']') {
+        Some(pos) => format!("{}{note}{}", &header[..pos], &header[pos..]),
+        None => format!("{header}{note}"),
+    }
+}
+
+fn header_mime(header: &str) -> Option<String> {
+    HEADER_TYPE
+        .captures(header)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().trim().to_string())
+}
+
+fn header_name(header: &str) -> String {
+    HEADER_NAME
+        .captures(header)
+        .and_then(|c| c.get(1))
+        .map_or_else(String::new, |m| m.as_str().to_string())
+}
+
+/// Where the rest of a cut body is: the sandbox file for text types with a path, else `read_attachment`.
+fn full_content_hint(header: &str, id: &str) -> String {
+    let readable = header_mime(header).is_some_and(|m| is_text_readable_mime(&m));
+    if readable {
+        if let Some(path) = HEADER_PATH.captures(header).and_then(|c| c.get(1)) {
+            return format!(
+                "\n[Preview truncated. Full file in the sandbox at {} \u{2014} read or grep/search it with your file tools to get the rest.]",
+                path.as_str().trim()
+            );
+        }
+    }
+    format!(
+        "\n[Preview truncated. Get the rest via read_attachment(attachment_id={id}) for the parsed text, or open the sandbox file (path in the header above) with a suitable tool.]"
+    )
+}

@@ -1,0 +1,205 @@
+//! Which BPE encoding a model id uses, chosen exactly as Python tiktoken 0.12's
+//! `encoding_for_model` chooses it (case-sensitive; unknown ids fall back to
+//! cl100k_base as the reference's token counter does).
+//!
+//! Each encoding is built on first use and shared for the life of the process,
+//! so a page that only ever asks for o200k models never parses cl100k.
+
+use tiktoken_rs::CoreBPE;
+
+/// A tiktoken encoding, named as tiktoken names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// GPT-4o, GPT-4.1, GPT-5 and the o-series.
+    O200kBase,
+    /// gpt-oss: o200k ranks and pattern with extra special tokens.
+    O200kHarmony,
+    /// GPT-4, GPT-3.5 and the fallback for every non-OpenAI model.
+    Cl100kBase,
+    /// Legacy code and text-davinci-002/003 models.
+    P50kBase,
+    /// Legacy edit models (p50k ranks).
+    P50kEdit,
+    /// Legacy GPT-3 models.
+    R50kBase,
+    /// GPT-2 (r50k ranks).
+    Gpt2,
+}
+
+// Keep in sync with tiktoken 0.12 `tiktoken/model.py` MODEL_TO_ENCODING.
+const EXACT: &[(&str, Encoding)] = &[
+    ("o1", Encoding::O200kBase),
+    ("o3", Encoding::O200kBase),
+    ("o4-mini", Encoding::O200kBase),
+    ("gpt-5", Encoding::O200kBase),
+    ("gpt-4.1", Encoding::O200kBase),
+    ("gpt-4o", Encoding::O200kBase),
+    ("gpt-4", Encoding::Cl100kBase),
+    ("gpt-3.5-turbo", Encoding::Cl100kBase),
+    ("gpt-3.5", Encoding::Cl100kBase),
+    ("gpt-35-turbo", Encoding::Cl100kBase),
+    ("davinci-002", Encoding::Cl100kBase),
+    ("babbage-002", Encoding::Cl100kBase),
+    ("text-embedding-ada-002", Encoding::Cl100kBase),
+    ("text-embedding-3-small", Encoding::Cl100kBase),
+    ("text-embedding-3-large", Encoding::Cl100kBase),
+    ("text-davinci-003", Encoding::P50kBase),
+    ("text-davinci-002", Encoding::P50kBase),
+    ("text-davinci-001", Encoding::R50kBase),
+    ("text-curie-001", Encoding::R50kBase),
+    ("text-babbage-001", Encoding::R50kBase),
+    ("text-ada-001", Encoding::R50kBase),
+    ("davinci", Encoding::R50kBase),
+    ("curie", Encoding::R50kBase),
+    ("babbage", Encoding::R50kBase),
+    ("ada", Encoding::R50kBase),
+    ("code-davinci-002", Encoding::P50kBase),
+    ("code-davinci-001", Encoding::P50kBase),
+    ("code-cushman-002", Encoding::P50kBase),
+    ("code-cushman-001", Encoding::P50kBase),
+    ("davinci-codex", Encoding::P50kBase),
+    ("cushman-codex", Encoding::P50kBase),
+    ("text-davinci-edit-001", Encoding::P50kEdit),
+    ("code-davinci-edit-001", Encoding::P50kEdit),
+    ("text-similarity-davinci-001", Encoding::R50kBase),
+    ("text-similarity-curie-001", Encoding::R50kBase),
+    ("text-similarity-babbage-001", Encoding::R50kBase),
+    ("text-similarity-ada-001", Encoding::R50kBase),
+    ("text-search-davinci-doc-001", Encoding::R50kBase),
+    ("text-search-curie-doc-001", Encoding::R50kBase),
+    ("text-search-babbage-doc-001", Encoding::R50kBase),
+    ("text-search-ada-doc-001", Encoding::R50kBase),
+    ("code-search-babbage-code-001", Encoding::R50kBase),
+    ("code-search-ada-code-001", Encoding::R50kBase),
+    ("gpt2", Encoding::Gpt2),
+];
+
+// Keep in sync with tiktoken 0.12 `tiktoken/model.py` MODEL_PREFIX_TO_ENCODING (order matters).
+const PREFIX: &[(&str, Encoding)] = &[
+    ("o1-", Encoding::O200kBase),
+    ("o3-", Encoding::O200kBase),
+    ("o4-mini-", Encoding::O200kBase),
+    ("gpt-5-", Encoding::O200kBase),
+    ("gpt-4.5-", Encoding::O200kBase),
+    ("gpt-4.1-", Encoding::O200kBase),
+    ("chatgpt-4o-", Encoding::O200kBase),
+    ("gpt-4o-", Encoding::O200kBase),
+    ("gpt-4-", Encoding::Cl100kBase),
+    ("gpt-3.5-turbo-", Encoding::Cl100kBase),
+    ("gpt-35-turbo-", Encoding::Cl100kBase),
+    ("gpt-oss-", Encoding::O200kHarmony),
+    ("ft:gpt-4o", Encoding::O200kBase),
+    ("ft:gpt-4", Encoding::Cl100kBase),
+    ("ft:gpt-3.5-turbo", Encoding::Cl100kBase),
+    ("ft:davinci-002", Encoding::Cl100kBase),
+    ("ft:babbage-002", Encoding::Cl100kBase),
+];
+
+impl Encoding {
+    /// The encoding the reference uses for `model`: exact name, then first prefix, else cl100k_base.
+    pub fn for_model(model: &str) -> Encoding {
+        Encoding::from_tiktoken_tables(model).unwrap_or(Encoding::Cl100kBase)
+    }
+
+    /// tiktoken's own answer: `None` where `encoding_for_model` raises `KeyError`.
+    pub fn from_tiktoken_tables(model: &str) -> Option<Encoding> {
+        if let Some((_, enc)) = EXACT.iter().find(|(name, _)| *name == model) {
+            return Some(*enc);
+        }
+        PREFIX
+            .iter()
+            .find(|(prefix, _)| model.starts_with(prefix))
+            .map(|(_, enc)| *enc)
+    }
+
+    /// tiktoken's name of the encoding.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::O200kBase => "o200k_base",
+            Encoding::O200kHarmony => "o200k_harmony",
+            Encoding::Cl100kBase => "cl100k_base",
+            Encoding::P50kBase => "p50k_base",
+            Encoding::P50kEdit => "p50k_edit",
+            Encoding::R50kBase => "r50k_base",
+            Encoding::Gpt2 => "gpt2",
+        }
+    }
+
+    /// The shared BPE for ordinary (no special tokens) encoding, built on first use.
+    ///
+    /// Encodings that share ranks and pattern share one instance: harmony uses
+    /// o200k's, p50k_edit uses p50k's and gpt2 uses r50k's, since ordinary
+    /// encoding never looks at special tokens.
+    pub(crate) fn bpe(self) -> &'static CoreBPE {
+        match self {
+            Encoding::O200kBase | Encoding::O200kHarmony => tiktoken_rs::o200k_base_singleton(),
+            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+            Encoding::P50kBase | Encoding::P50kEdit => tiktoken_rs::p50k_base_singleton(),
+            Encoding::R50kBase | Encoding::Gpt2 => tiktoken_rs::r50k_base_singleton(),
+        }
+    }
+}
+
+/// The reference's per-process encoding cache, for hosts that must reproduce a
+/// long-running reference server exactly.
+///
+/// The reference caches a model's encoding under its lower-cased id once
+/// tiktoken knows the id, and consults that cache first. So after any request
+/// for `gpt-4o`, a request for `GPT-4O` counts with o200k_base, while before it
+/// (or in a fresh process) `GPT-4O` falls back to cl100k_base. Unknown ids are
+/// never cached under their own name.
+#[derive(Debug, Clone, Default)]
+pub struct ReferenceEncodingCache {
+    by_lower_id: std::collections::HashMap<String, Encoding>,
+}
+
+impl ReferenceEncodingCache {
+    /// An empty cache, as in a freshly started reference process.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The encoding the reference process would use now for `model`, updating the cache as it would.
+    pub fn resolve(&mut self, model: &str) -> Encoding {
+        let key = model.to_lowercase();
+        if let Some(enc) = self.by_lower_id.get(&key) {
+            return *enc;
+        }
+        match Encoding::from_tiktoken_tables(model) {
+            Some(enc) => {
+                self.by_lower_id.insert(key, enc);
+                enc
+            }
+            None => Encoding::Cl100kBase,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_cache_is_keyed_by_lower_case_id() {
+        let mut cache = ReferenceEncodingCache::new();
+        assert_eq!(cache.resolve("GPT-4O"), Encoding::Cl100kBase);
+        assert_eq!(cache.resolve("gpt-4o"), Encoding::O200kBase);
+        assert_eq!(cache.resolve("GPT-4O"), Encoding::O200kBase);
+        assert_eq!(cache.resolve("My-Model"), Encoding::Cl100kBase);
+    }
+
+    #[test]
+    fn exact_then_prefix_then_fallback() {
+        assert_eq!(Encoding::for_model("gpt-4o"), Encoding::O200kBase);
+        assert_eq!(Encoding::for_model("gpt-4o-mini-2024-07-18"), Encoding::O200kBase);
+        assert_eq!(Encoding::for_model("gpt-4-turbo"), Encoding::Cl100kBase);
+        assert_eq!(Encoding::for_model("gpt-oss-20b"), Encoding::O200kHarmony);
+        assert_eq!(Encoding::for_model("ft:gpt-4o:org"), Encoding::O200kBase);
+        assert_eq!(Encoding::for_model("text-davinci-003"), Encoding::P50kBase);
+        // Case-sensitive, unlike tiktoken-rs's own lookup.
+        assert_eq!(Encoding::for_model("GPT-4O"), Encoding::Cl100kBase);
+        assert_eq!(Encoding::for_model("claude-3-5-sonnet"), Encoding::Cl100kBase);
+        assert_eq!(Encoding::for_model("o1"), Encoding::O200kBase);
+        assert_eq!(Encoding::for_model("o1x"), Encoding::Cl100kBase);
+    }
+}

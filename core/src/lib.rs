@@ -1,0 +1,48 @@
+//! # ctxguard-core
+//!
+//! Context-window governance for LLM chat agents, a Rust port of the rules of
+//! Wegent's chat_shell that reproduces its numbers and strings exactly:
+//!
+//! - [`tokens`]: token counts (tiktoken encodings chosen as Python tiktoken
+//!   chooses them) and the chat message overhead rules;
+//! - [`budget`]: context limits, the reserved-output buffer, trigger and target;
+//! - [`metrics`] and [`ledger`]: the 11-field snapshot, provider baselines,
+//!   emit throttling, and an incremental per-source ledger;
+//! - [`attachment`]: the attachment-preview pass and its header builder;
+//! - [`tool_output`]: compact tool-output rendering;
+//! - [`read_attachment`]: paging of an attachment's extracted text;
+//! - [`traces`] and [`protocol`]: the records and wire events the rules emit.
+//!
+//! The crate is sans-IO: no network, no clock, no threads. Hosts (the CLI's
+//! server, the browser toolbar, a JS app through the `wasm` feature) supply
+//! inputs and time, and carry the outputs.
+//!
+//! ```
+//! use ctxguard_core::{budget, metrics, tokens::TokenCounter, Message};
+//! let counter = TokenCounter::for_model("gpt-4o");
+//! let history = vec![Message::new("user", "hello")];
+//! let limits = budget::context_limits("gpt-4o", None, None);
+//! let snap = metrics::snapshot(&counter, &history, &limits, None);
+//! assert_eq!(snap.used_input_tokens, 9);
+//! assert_eq!(snap.trigger_limit, 100_800);
+//! ```
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+pub mod attachment;
+pub mod budget;
+pub mod conformance;
+pub mod encoding;
+mod error;
+pub mod ledger;
+pub mod message;
+pub mod metrics;
+pub mod protocol;
+pub mod pyjson;
+pub mod read_attachment;
+pub mod tokens;
+pub mod tool_output;
+pub mod traces;
+
+pub use error::{Error, Result};
+pub use message::{Content, ContentPart, Message, ToolCall};

@@ -1,0 +1,329 @@
+//! The chat message model: what real chat payloads carry (OpenAI and LangChain
+//! shapes), typed where the governance rules look and preserved verbatim
+//! everywhere else, so a rewritten history never loses a field.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// One chat message.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// `system`, `user`, `assistant` or `tool` (free text; empty when absent).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub role: String,
+    /// The message body; `None` when the payload had no `content` key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Content>,
+    /// Optional participant or tool name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Tool calls an assistant message makes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<ToolCall>>,
+    /// The call a tool message answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// LangChain's side channel; governance markers (`compacted`, ...) live here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_kwargs: Option<Map<String, Value>>,
+    /// Every other field, kept as it came.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Message {
+    /// A message with a role and plain-text content.
+    pub fn new(role: impl Into<String>, text: impl Into<String>) -> Self {
+        Message {
+            role: role.into(),
+            content: Some(Content::Text(text.into())),
+            ..Message::default()
+        }
+    }
+
+    /// The text of the content when it is a plain string.
+    pub fn text(&self) -> Option<&str> {
+        match &self.content {
+            Some(Content::Text(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Whether `additional_kwargs[flag]` is the boolean `true`.
+    pub fn has_flag(&self, flag: &str) -> bool {
+        self.additional_kwargs
+            .as_ref()
+            .and_then(|k| k.get(flag))
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// Sets `additional_kwargs[key] = value`, creating the map when needed.
+    pub fn set_kwarg(&mut self, key: &str, value: Value) {
+        self.additional_kwargs
+            .get_or_insert_with(Map::new)
+            .insert(key.to_string(), value);
+    }
+
+    /// Whether this is a tool result (`role: tool` or LangChain's `type: tool`).
+    pub fn is_tool(&self) -> bool {
+        self.role == "tool" || self.extra.get("type").and_then(Value::as_str) == Some("tool")
+    }
+
+    /// Text of the content for rendering: a string as is, a part list as its text parts joined.
+    pub fn content_as_text(&self) -> String {
+        match &self.content {
+            None => String::new(),
+            Some(Content::Text(t)) => t.clone(),
+            Some(Content::Parts(parts)) => parts
+                .iter()
+                .filter_map(|p| match p {
+                    ContentPart::Text { text, .. } => Some(text.as_str()),
+                    ContentPart::Bare(s) => Some(s.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            Some(Content::Other(v)) => match v {
+                Value::Null => String::new(),
+                other => other.to_string(),
+            },
+        }
+    }
+}
+
+/// Message content: a string, a list of parts, or anything else (kept verbatim).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// Plain text.
+    Text(String),
+    /// Multimodal parts.
+    Parts(Vec<ContentPart>),
+    /// `null` or a value of another type; counts as nothing.
+    Other(Value),
+}
+
+/// One element of a part list.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ContentPart {
+    /// `{"type": "text", "text": ...}`; `rest` keeps the other keys.
+    Text {
+        /// The text.
+        text: String,
+        /// The part's other keys, in order.
+        rest: Map<String, Value>,
+    },
+    /// `{"type": "image_url", ...}`, counted as 170 tokens.
+    Image(Map<String, Value>),
+    /// `{"type": "input_video" | "video_url" | "video", ...}`, counted as 3600 tokens.
+    Video(Map<String, Value>),
+    /// A bare string in the list.
+    Bare(String),
+    /// Any other element, counted as nothing.
+    Other(Value),
+}
+
+impl ContentPart {
+    /// A text part.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentPart::Text {
+            text: text.into(),
+            rest: Map::new(),
+        }
+    }
+
+    fn from_value(value: Value) -> Self {
+        match value {
+            Value::String(s) => ContentPart::Bare(s),
+            Value::Object(mut map) => match map.get("type").and_then(Value::as_str) {
+                Some("text") if map.get("text").is_some_and(Value::is_string) => {
+                    let text = match map.shift_remove("text") {
+                        Some(Value::String(s)) => s,
+                        _ => String::new(),
+                    };
+                    ContentPart::Text { text, rest: map }
+                }
+                Some("image_url") => ContentPart::Image(map),
+                Some("input_video" | "video_url" | "video") => ContentPart::Video(map),
+                _ => ContentPart::Other(Value::Object(map)),
+            },
+            other => ContentPart::Other(other),
+        }
+    }
+
+    fn to_value(&self) -> Value {
+        match self {
+            ContentPart::Text { text, rest } => {
+                let mut map = Map::new();
+                // Keep "type" first as payloads write it, then "text", then the rest.
+                if let Some(t) = rest.get("type") {
+                    map.insert("type".into(), t.clone());
+                }
+                map.insert("text".into(), Value::String(text.clone()));
+                for (k, v) in rest {
+                    if k != "type" {
+                        map.insert(k.clone(), v.clone());
+                    }
+                }
+                Value::Object(map)
+            }
+            ContentPart::Image(map) | ContentPart::Video(map) => Value::Object(map.clone()),
+            ContentPart::Bare(s) => Value::String(s.clone()),
+            ContentPart::Other(v) => v.clone(),
+        }
+    }
+}
+
+impl Serialize for Content {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Content::Text(t) => serializer.serialize_str(t),
+            Content::Parts(parts) => {
+                Value::Array(parts.iter().map(ContentPart::to_value).collect()).serialize(serializer)
+            }
+            Content::Other(v) => v.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Content {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match Value::deserialize(deserializer)? {
+            Value::String(s) => Content::Text(s),
+            Value::Array(items) => {
+                Content::Parts(items.into_iter().map(ContentPart::from_value).collect())
+            }
+            other => Content::Other(other),
+        })
+    }
+}
+
+/// A tool call in either of the shapes chat payloads use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ToolCall {
+    /// OpenAI: `{id, type: "function", function: {name, arguments}}`.
+    Function {
+        /// Call id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        /// The function being called.
+        function: FunctionCall,
+        /// Other keys (`type`, `index`, ...).
+        #[serde(flatten)]
+        extra: Map<String, Value>,
+    },
+    /// LangChain: `{name, args, id}`.
+    Flat {
+        /// Tool name.
+        name: String,
+        /// Arguments as an object (or a JSON string).
+        #[serde(default)]
+        args: Value,
+        /// Call id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        /// Other keys.
+        #[serde(flatten)]
+        extra: Map<String, Value>,
+    },
+    /// Anything else, kept verbatim and counted as nothing.
+    Other(Value),
+}
+
+/// The `function` object of an OpenAI tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionCall {
+    /// Function name.
+    #[serde(default)]
+    pub name: String,
+    /// Arguments: a JSON string, or (in some payloads) an object.
+    #[serde(default)]
+    pub arguments: Value,
+    /// Other keys.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ToolCall {
+    /// The call id, whichever shape carries it.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            ToolCall::Function { id, .. } | ToolCall::Flat { id, .. } => id.as_deref(),
+            ToolCall::Other(v) => v.get("id").and_then(Value::as_str),
+        }
+    }
+
+    /// The tool name, whichever shape carries it.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            ToolCall::Function { function, .. } => Some(&function.name),
+            ToolCall::Flat { name, .. } => Some(name),
+            ToolCall::Other(v) => v.get("name").and_then(Value::as_str),
+        }
+    }
+
+    /// `{id, name, args}` with JSON-string arguments parsed, for comparing calls across shapes.
+    pub fn normalized(&self) -> Value {
+        let args = match self {
+            ToolCall::Function { function, .. } => parse_args(&function.arguments),
+            ToolCall::Flat { args, .. } => parse_args(args),
+            ToolCall::Other(v) => v.get("args").map(parse_args).unwrap_or(Value::Null),
+        };
+        serde_json::json!({
+            "id": self.id(),
+            "name": self.name(),
+            "args": args,
+        })
+    }
+}
+
+fn parse_args(args: &Value) -> Value {
+    match args {
+        Value::String(s) => serde_json::from_str(s).unwrap_or_else(|_| args.clone()),
+        other => other.clone(),
+    }
+}
+
+/// Parses a JSON array of chat messages, naming the failing index on error.
+pub fn parse_messages(value: &Value) -> crate::Result<Vec<Message>> {
+    let items = value
+        .as_array()
+        .ok_or_else(|| crate::Error::invalid("messages", "expected an array of message objects"))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            Message::deserialize(item)
+                .map_err(|e| crate::Error::invalid("messages", format!("message {i}: {e}")))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn round_trips_unknown_fields_and_parts() {
+        let raw = json!({
+            "role": "user",
+            "content": [{"type": "text", "text": "hi", "cache": 1}, "bare", {"type": "image_url", "image_url": {"url": "x"}}, 5],
+            "id": "m1",
+            "additional_kwargs": {"compacted": true}
+        });
+        let msg: Message = serde_json::from_value(raw.clone()).expect("valid message");
+        assert!(msg.has_flag("compacted"));
+        assert_eq!(serde_json::to_value(&msg).expect("serialises"), raw);
+    }
+
+    #[test]
+    fn tool_call_shapes_normalise_alike() {
+        let a: ToolCall = serde_json::from_value(json!({"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}})).expect("openai shape");
+        let b: ToolCall = serde_json::from_value(json!({"id": "c1", "name": "f", "args": {"x": 1}})).expect("flat shape");
+        assert!(matches!(a, ToolCall::Function { .. }));
+        assert!(matches!(b, ToolCall::Flat { .. }));
+        assert_eq!(a.normalized(), b.normalized());
+    }
+}

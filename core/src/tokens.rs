@@ -1,0 +1,193 @@
+//! Token counting and token-boundary cuts, as the reference's `TokenCounter`
+//! does them: ordinary encoding (special-token text is plain text), the chat
+//! message overhead rules, and lossy decoding of a cut token run.
+
+use crate::encoding::Encoding;
+use crate::message::{Content, ContentPart, Message, ToolCall};
+use crate::pyjson;
+use serde_json::Value;
+use tiktoken_rs::{CoreBPE, Rank};
+
+/// Tokens added per message by the chat format.
+pub const TOKENS_PER_MESSAGE: usize = 4;
+/// Tokens added once per message list (reply priming).
+pub const TOKENS_PER_REPLY: usize = 3;
+/// Tokens an `image_url` part counts as.
+pub const IMAGE_TOKENS: usize = 170;
+/// Tokens a video part counts as.
+pub const VIDEO_TOKENS: usize = 3600;
+
+/// Counts and cuts text under one model's encoding.
+#[derive(Clone, Copy)]
+pub struct TokenCounter {
+    encoding: Encoding,
+    bpe: &'static CoreBPE,
+}
+
+impl std::fmt::Debug for TokenCounter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenCounter")
+            .field("encoding", &self.encoding)
+            .finish()
+    }
+}
+
+impl TokenCounter {
+    /// The counter for `model`'s encoding (built on first use, then shared).
+    pub fn for_model(model: &str) -> Self {
+        Self::for_encoding(Encoding::for_model(model))
+    }
+
+    /// The counter for an explicit encoding.
+    pub fn for_encoding(encoding: Encoding) -> Self {
+        TokenCounter {
+            encoding,
+            bpe: encoding.bpe(),
+        }
+    }
+
+    /// Which encoding this counter uses.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Number of tokens of `text`, ordinary encoding.
+    pub fn count_text(&self, text: &str) -> usize {
+        if text.is_empty() {
+            return 0;
+        }
+        self.bpe.encode_ordinary(text).len()
+    }
+
+    /// The tokens of `text`, ordinary encoding.
+    pub fn encode(&self, text: &str) -> Vec<Rank> {
+        self.bpe.encode_ordinary(text)
+    }
+
+    /// Decodes tokens, replacing split UTF-8 sequences with U+FFFD as Python's `errors="replace"` does.
+    pub fn decode_lossy(&self, tokens: &[Rank]) -> String {
+        let mut bytes = Vec::with_capacity(tokens.len() * 4);
+        for token in tokens {
+            if let Ok(b) = self.bpe.decode_bytes(std::slice::from_ref(token)) {
+                bytes.extend_from_slice(&b);
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// Tokens of one message without the list's reply priming.
+    pub fn count_message(&self, message: &Message) -> usize {
+        let mut total = TOKENS_PER_MESSAGE;
+        if !message.role.is_empty() {
+            total += self.count_text(&message.role);
+        }
+        total += match &message.content {
+            Some(Content::Text(text)) => self.count_text(text),
+            Some(Content::Parts(parts)) => parts.iter().map(|p| self.count_part(p)).sum(),
+            Some(Content::Other(_)) | None => 0,
+        };
+        if let Some(name) = message.name.as_deref().filter(|n| !n.is_empty()) {
+            total += self.count_text(name) + 1;
+        }
+        total + self.count_tool_calls(message)
+    }
+
+    /// Tokens of a message list: every message plus the reply priming once (`[]` counts 3).
+    pub fn count_messages(&self, messages: &[Message]) -> usize {
+        messages.iter().map(|m| self.count_message(m)).sum::<usize>() + TOKENS_PER_REPLY
+    }
+
+    /// Tokens of a message's tool calls (function names and arguments).
+    pub fn count_tool_calls(&self, message: &Message) -> usize {
+        message
+            .tool_calls
+            .iter()
+            .flatten()
+            .map(|c| self.count_tool_call(c))
+            .sum()
+    }
+
+    fn count_part(&self, part: &ContentPart) -> usize {
+        match part {
+            ContentPart::Text { text, .. } | ContentPart::Bare(text) => self.count_text(text),
+            ContentPart::Image(_) => IMAGE_TOKENS,
+            ContentPart::Video(_) => VIDEO_TOKENS,
+            ContentPart::Other(_) => 0,
+        }
+    }
+
+    fn count_tool_call(&self, call: &ToolCall) -> usize {
+        let ToolCall::Function { function, .. } = call else {
+            return 0;
+        };
+        let args = match &function.arguments {
+            Value::String(s) => self.count_text(s),
+            v if is_truthy(v) => self.count_text(&pyjson::dumps(v)),
+            _ => 0,
+        };
+        self.count_text(&function.name) + args
+    }
+
+    /// Cuts `text` to its first `head` and last `tail` tokens, each decoded lossily.
+    ///
+    /// Returns `(head_text, tail_text, total_tokens)`; one encoding pass, O(n).
+    pub fn head_tail(&self, text: &str, head: usize, tail: usize) -> (String, String, usize) {
+        let ids = self.encode(text);
+        let total = ids.len();
+        let head = head.min(total);
+        let tail = tail.min(total - head);
+        let head_text = self.decode_lossy(&ids[..head]);
+        let tail_text = if tail == 0 {
+            String::new()
+        } else {
+            self.decode_lossy(&ids[total - tail..])
+        };
+        (head_text, tail_text, total)
+    }
+}
+
+/// Python truthiness of a JSON value (empty containers, 0, false and null are false).
+fn is_truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+/// Counts `text` under `model`'s encoding.
+pub fn count_text(text: &str, model: &str) -> usize {
+    TokenCounter::for_model(model).count_text(text)
+}
+
+/// Counts a message list under `model`'s encoding.
+pub fn count_messages(messages: &[Message], model: &str) -> usize {
+    TokenCounter::for_model(model).count_messages(messages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_list_counts_reply_priming() {
+        assert_eq!(count_messages(&[], "gpt-4o"), 3);
+    }
+
+    #[test]
+    fn special_token_text_is_plain_text() {
+        let counter = TokenCounter::for_model("gpt-4");
+        assert!(counter.count_text("<|endoftext|>") > 1);
+    }
+
+    #[test]
+    fn lossy_decode_replaces_split_characters() {
+        let counter = TokenCounter::for_model("gpt-4");
+        let ids = counter.encode("😀");
+        assert!(ids.len() > 1, "the emoji spans several cl100k tokens");
+        assert!(counter.decode_lossy(&ids[..1]).contains('\u{fffd}'));
+    }
+}

@@ -1,0 +1,410 @@
+//! Tool-output compaction: the compact, model-visible rendering of a tool
+//! result (header, head/tail-cut body, footer), its emergency policy, and the
+//! rule that knowledge-base direct injections are never cut.
+//!
+//! Rendering is idempotent: a string that already starts with
+//! `[tool_output ` is parsed back to its body and footer first.
+
+use crate::message::Message;
+use crate::tokens::TokenCounter;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Prefix of every compact rendering.
+pub const HEADER_PREFIX: &str = "[tool_output ";
+/// `additional_kwargs` flag set on a tool message once it is compacted.
+pub const COMPACTED_FLAG: &str = "compacted";
+/// Share of a cut's budget that goes to the head.
+pub const HEAD_RATIO: f64 = 0.6;
+/// Share of the normal limit the emergency policy keeps.
+pub const EMERGENCY_RATIO: f64 = 0.3;
+/// The production default: 15000 tokens.
+pub const DEFAULT_POLICY: TruncationPolicy = TruncationPolicy {
+    kind: PolicyKind::Tokens,
+    limit: 15_000,
+};
+
+/// What a cut limit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PolicyKind {
+    /// Tokens of the model's encoding.
+    Tokens,
+    /// UTF-8 bytes.
+    Bytes,
+}
+
+impl PolicyKind {
+    fn unit(self) -> &'static str {
+        match self {
+            PolicyKind::Tokens => "tokens",
+            PolicyKind::Bytes => "bytes",
+        }
+    }
+}
+
+/// How much of a body survives a cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TruncationPolicy {
+    /// Unit of `limit`.
+    pub kind: PolicyKind,
+    /// Most units kept (head + tail).
+    pub limit: i64,
+}
+
+impl TruncationPolicy {
+    /// A token policy.
+    pub fn tokens(limit: i64) -> Self {
+        TruncationPolicy {
+            kind: PolicyKind::Tokens,
+            limit,
+        }
+    }
+
+    /// The emergency variant: same kind, max(1, int(limit × 0.3)).
+    pub fn emergency(self) -> Self {
+        TruncationPolicy {
+            kind: self.kind,
+            limit: ((self.limit as f64 * EMERGENCY_RATIO) as i64).max(1),
+        }
+    }
+}
+
+/// A tool result before rendering.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RawToolOutput {
+    /// The output text.
+    #[serde(default)]
+    pub text: String,
+    /// The tool's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// Process exit code, when the tool ran one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    /// Wall time in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_time: Option<f64>,
+}
+
+/// What a renderer accepts: a structured output, or a string (possibly an earlier rendering).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ToolOutputInput {
+    /// A plain or previously compacted string.
+    Text(String),
+    /// A structured output.
+    Raw(RawToolOutput),
+}
+
+/// The outcome of cutting one body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cut {
+    /// The body as the model sees it.
+    pub rendered: String,
+    /// Tokens of the original body.
+    pub total_tokens: usize,
+    /// Whether anything was removed.
+    pub truncated: bool,
+    /// Units kept (the policy limit) when truncated.
+    pub kept: usize,
+    /// Units removed when truncated.
+    pub dropped: usize,
+}
+
+/// Head and tail budgets of a cut to `limit` units.
+fn head_tail_budget(limit: usize) -> (usize, usize) {
+    let head = ((limit as f64 * HEAD_RATIO) as usize).max(1).min(limit);
+    (head, limit - head)
+}
+
+/// Cuts `body` to `policy`: unchanged when it fits, else
+/// `…D unit truncated…\n{head}\n…D unit truncated…\n{tail}`.
+pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounter) -> Cut {
+    let limit = policy.limit.max(0) as usize;
+    match policy.kind {
+        PolicyKind::Tokens => {
+            let ids = counter.encode(body);
+            let total = ids.len();
+            if total <= limit {
+                return unchanged(body, total);
+            }
+            let (head, tail) = head_tail_budget(limit);
+            let head_text = counter.decode_lossy(&ids[..head]);
+            let tail_text = counter.decode_lossy(&ids[total - tail..]);
+            cut(PolicyKind::Tokens, &head_text, &tail_text, total, limit, total - limit)
+        }
+        PolicyKind::Bytes => {
+            let total_tokens = counter.count_text(body);
+            let total_bytes = body.len();
+            if total_bytes <= limit {
+                return unchanged(body, total_tokens);
+            }
+            let (head, tail) = head_tail_budget(limit);
+            let head_text = &body[..floor_char_boundary(body, head)];
+            let tail_text = &body[ceil_char_boundary(body, total_bytes - tail)..];
+            cut(PolicyKind::Bytes, head_text, tail_text, total_tokens, limit, total_bytes - limit)
+        }
+    }
+}
+
+fn unchanged(body: &str, total_tokens: usize) -> Cut {
+    Cut {
+        rendered: body.to_string(),
+        total_tokens,
+        truncated: false,
+        kept: 0,
+        dropped: 0,
+    }
+}
+
+fn cut(kind: PolicyKind, head: &str, tail: &str, total_tokens: usize, kept: usize, dropped: usize) -> Cut {
+    let marker = format!("\u{2026}{dropped} {} truncated\u{2026}", kind.unit());
+    Cut {
+        rendered: format!("{marker}\n{head}\n{marker}\n{tail}"),
+        total_tokens,
+        truncated: true,
+        kept,
+        dropped,
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Python's `str.isspace` (includes U+001C–U+001F, unlike `char::is_whitespace`).
+pub(crate) fn py_isspace(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Header name: whitespace → `_`, `]` removed, empty → `unknown`.
+fn sanitize_name(name: &str) -> String {
+    if name.is_empty() {
+        return "unknown".into();
+    }
+    name.chars()
+        .filter(|c| *c != ']')
+        .map(|c| if py_isspace(c) { '_' } else { c })
+        .collect()
+}
+
+fn is_footer_line(line: &str) -> bool {
+    line.starts_with('[')
+        && line.ends_with(']')
+        && (line.contains("exit_code=") || line.contains("wall_time="))
+}
+
+/// Parses `[exit_code=C wall_time=X.Ys]`, dropping unparseable parts.
+fn parse_footer(line: &str) -> (Option<i64>, Option<f64>) {
+    let inner = line.get(1..line.len().saturating_sub(1)).unwrap_or("");
+    let mut exit_code = None;
+    let mut wall_time = None;
+    for part in inner.split(py_isspace).filter(|p| !p.is_empty()) {
+        if let Some(v) = part.strip_prefix("exit_code=") {
+            if let Ok(code) = v.parse::<i64>() {
+                exit_code = Some(code);
+            }
+        } else if let Some(v) = part.strip_prefix("wall_time=") {
+            let v = v.strip_suffix('s').unwrap_or(v);
+            if let Ok(t) = v.parse::<f64>() {
+                wall_time = Some(t);
+            }
+        }
+    }
+    (exit_code, wall_time)
+}
+
+/// The `name=` of a compact header line.
+fn parse_header_name(line: &str) -> String {
+    let inner = line[HEADER_PREFIX.len()..].trim_end_matches(']');
+    inner
+        .split(py_isspace)
+        .filter_map(|part| part.split_once('='))
+        .filter(|(k, _)| *k == "name")
+        .map(|(_, v)| v.to_string())
+        .last()
+        .unwrap_or_default()
+}
+
+/// Recovers the original output from a string, parsing an earlier rendering when there is one.
+pub fn parse_rendered(text: &str) -> RawToolOutput {
+    if !text.starts_with(HEADER_PREFIX) {
+        return RawToolOutput {
+            text: text.to_string(),
+            ..RawToolOutput::default()
+        };
+    }
+    let (first, rest) = text.split_once('\n').map_or((text, None), |(a, b)| (a, Some(b)));
+    let tool_name = Some(parse_header_name(first));
+    let Some(rest) = rest else {
+        return RawToolOutput {
+            tool_name,
+            ..RawToolOutput::default()
+        };
+    };
+    let (body, last) = rest.rsplit_once('\n').map_or(("", rest), |(a, b)| (a, b));
+    if is_footer_line(last) {
+        let (exit_code, wall_time) = parse_footer(last);
+        RawToolOutput {
+            text: body.to_string(),
+            tool_name,
+            exit_code,
+            wall_time,
+        }
+    } else {
+        RawToolOutput {
+            text: rest.to_string(),
+            tool_name,
+            ..RawToolOutput::default()
+        }
+    }
+}
+
+fn format_wall_time(t: f64) -> String {
+    if t.is_nan() {
+        "nan".into()
+    } else if t.is_infinite() {
+        if t > 0.0 { "inf" } else { "-inf" }.into()
+    } else {
+        format!("{t:.1}")
+    }
+}
+
+/// Renders a tool output as the compact model-visible string.
+pub fn render(input: &ToolOutputInput, policy: TruncationPolicy, counter: &TokenCounter) -> String {
+    let raw = match input {
+        ToolOutputInput::Text(text) => parse_rendered(text),
+        ToolOutputInput::Raw(raw) => raw.clone(),
+    };
+    render_raw(&raw, policy, counter)
+}
+
+/// Renders a structured tool output.
+pub fn render_raw(raw: &RawToolOutput, policy: TruncationPolicy, counter: &TokenCounter) -> String {
+    let cut = truncate_body(&raw.text, policy, counter);
+    let name = sanitize_name(raw.tool_name.as_deref().unwrap_or(""));
+    let mut out = format!("[tool_output name={name} total_tokens={}", cut.total_tokens);
+    if cut.truncated {
+        let unit = policy.kind.unit();
+        out.push_str(&format!(" kept_{unit}={} truncated_{unit}={} truncated=true]", cut.kept, cut.dropped));
+    } else {
+        out.push_str(" truncated=false]");
+    }
+    out.push('\n');
+    out.push_str(&cut.rendered);
+    let footer: Vec<String> = raw
+        .exit_code
+        .map(|c| format!("exit_code={c}"))
+        .into_iter()
+        .chain(raw.wall_time.map(|t| format!("wall_time={}s", format_wall_time(t))))
+        .collect();
+    if !footer.is_empty() {
+        out.push_str(&format!("\n[{}]", footer.join(" ")));
+    }
+    out
+}
+
+/// The raw output a tool message carries: content, name, and exit code / wall time from `additional_kwargs`.
+pub fn extract_raw(message: &Message) -> ToolOutputInput {
+    let text = message.content_as_text();
+    let tool_name = message.name.clone().filter(|n| !n.trim().is_empty());
+    let kwargs = message.additional_kwargs.as_ref();
+    let exit_code = kwargs.and_then(|k| k.get("exit_code")).and_then(|v| match v {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    });
+    let wall_time = kwargs.and_then(|k| k.get("wall_time")).and_then(|v| match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    });
+    if tool_name.is_none() && exit_code.is_none() && wall_time.is_none() {
+        // A bare string may be an earlier rendering; let the renderer recover it.
+        return ToolOutputInput::Text(text);
+    }
+    ToolOutputInput::Raw(RawToolOutput {
+        text,
+        tool_name,
+        exit_code,
+        wall_time,
+    })
+}
+
+/// Whether a tool message is a knowledge-base direct injection, which is never cut.
+pub fn is_bypassed(message: &Message) -> bool {
+    if message.name.as_deref() != Some("knowledge_base_search") {
+        return false;
+    }
+    let Some(text) = message.text() else {
+        return false;
+    };
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|v| v.get("mode").and_then(Value::as_str).map(|m| m == "direct_injection"))
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counter() -> TokenCounter {
+        TokenCounter::for_model("gpt-4")
+    }
+
+    #[test]
+    fn rendering_is_idempotent() {
+        let c = counter();
+        let raw = RawToolOutput {
+            text: "hello world ".repeat(200),
+            tool_name: Some("run shell".into()),
+            exit_code: Some(1),
+            wall_time: Some(1.25),
+        };
+        let once = render_raw(&raw, TruncationPolicy::tokens(50), &c);
+        let twice = render(&ToolOutputInput::Text(once.clone()), TruncationPolicy::tokens(50), &c);
+        let total = c.count_text(&raw.text);
+        assert!(once.starts_with(&format!(
+            "[tool_output name=run_shell total_tokens={total} kept_tokens=50 truncated_tokens={} truncated=true]\n",
+            total - 50
+        )));
+        assert!(once.ends_with("\n[exit_code=1 wall_time=1.2s]"));
+        // The second pass sees the cut body, which is short enough now.
+        assert!(twice.contains("truncated=false]"));
+        let thrice = render(&ToolOutputInput::Text(twice.clone()), TruncationPolicy::tokens(50), &c);
+        assert_eq!(twice.len(), thrice.len());
+    }
+
+    #[test]
+    fn byte_cuts_drop_partial_characters() {
+        let cut = truncate_body("能能能", TruncationPolicy { kind: PolicyKind::Bytes, limit: 4 }, &counter());
+        assert_eq!(cut.rendered, "…5 bytes truncated…\n\n…5 bytes truncated…\n");
+    }
+
+    #[test]
+    fn emergency_keeps_at_least_one() {
+        assert_eq!(TruncationPolicy::tokens(2).emergency().limit, 1);
+        assert_eq!(TruncationPolicy::tokens(15000).emergency().limit, 4500);
+    }
+
+    #[test]
+    fn kb_direct_injection_is_bypassed() {
+        let mut m = Message::new("tool", r#"{"mode": "direct_injection", "chunks": []}"#);
+        m.name = Some("knowledge_base_search".into());
+        assert!(is_bypassed(&m));
+        m.name = Some("grep".into());
+        assert!(!is_bypassed(&m));
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what the demo and the tests need, skipping whatever is already there.
+# Usage: scripts/setup.sh [--no-browser] [--no-web-tools]
+set -euo pipefail
+
+WASM_BINDGEN_VERSION=0.2.130
+TRUNK_VERSION=0.21.14
+WASM_PACK_VERSION=0.15.1
+BINARYEN_VERSION=132.0.0
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tools="${CTXGUARD_TOOLS:-$HOME/.cache/ctxguard/tools}"
+want_browser=1
+want_web_tools=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-browser) want_browser=0 ;;
+    --no-web-tools) want_web_tools=0 ;;
+    *) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+step() { echo "==> $*" >&2; }
+
+has_version() { # command, expected version substring
+  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -q "$2"
+}
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  step "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
+  step "installing Debian's chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if [ "$want_web_tools" = 1 ]; then
+  if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
+    step "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 4 minutes)"
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+  if ! has_version wasm-pack "$WASM_PACK_VERSION"; then
+    step "cargo install wasm-pack $WASM_PACK_VERSION (about 5 minutes)"
+    cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
+  fi
+  if ! has_version trunk "$TRUNK_VERSION"; then
+    step "cargo install trunk $TRUNK_VERSION (about 11 minutes)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked
+  fi
+  if [ ! -x "$tools/node_modules/.bin/wasm-opt" ]; then
+    step "npm install binaryen@$BINARYEN_VERSION (wasm-opt)"
+    mkdir -p "$tools"
+    npm install --silent --no-audit --no-fund --prefix "$tools" "binaryen@$BINARYEN_VERSION"
+  fi
+  if [ -f "$root/tests/js/package.json" ] && [ ! -d "$root/tests/js/node_modules" ]; then
+    step "npm ci in tests/js"
+    (cd "$root/tests/js" && npm ci --silent --no-audit --no-fund)
+  fi
+fi
