@@ -43,6 +43,8 @@ pub mod read_attachment;
 pub mod tokens;
 pub mod tool_output;
 pub mod traces;
+#[cfg(feature = "wasm")]
+pub mod wasm;
 
 pub use error::{Error, Result};
 pub use message::{Content, ContentPart, Message, ToolCall};
