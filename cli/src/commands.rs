@@ -1,0 +1,30 @@
+//! One module per subcommand; each returns the process exit code.
+
+mod conformance;
+mod count;
+mod limits;
+mod preview;
+
+use crate::args::Command;
+use anyhow::Result;
+use std::process::ExitCode;
+
+/// Runs a parsed command.
+pub fn run(command: Command) -> Result<ExitCode> {
+    match command {
+        Command::Conformance { file } => conformance::run(&file),
+        Command::Count { model, files } => count::run(&model, &files),
+        Command::Preview {
+            model,
+            limit,
+            show,
+            files,
+        } => preview::run(&model, limit, show, &files),
+        Command::Limits {
+            model,
+            context_window,
+            max_output,
+            auto_compact_limit,
+        } => limits::run(&model, context_window, max_output, auto_compact_limit),
+    }
+}

@@ -1,0 +1,25 @@
+//! `ctxguard conformance FILE`: every case through core, one line per failure, then the tally.
+
+use crate::input::read_text;
+use anyhow::Result;
+use ctxguard_core::conformance::run_jsonl;
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(file: &Path) -> Result<ExitCode> {
+    let text = read_text(file)?;
+    let summary = run_jsonl(&text);
+    for (id, reason) in &summary.failures {
+        println!("FAIL {id}: {reason}");
+    }
+    println!(
+        "{} passed, {} failed",
+        summary.passed,
+        summary.failures.len()
+    );
+    Ok(if summary.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
