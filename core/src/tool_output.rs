@@ -121,7 +121,8 @@ fn head_tail_budget(limit: usize) -> (usize, usize) {
 /// Cuts `body` to `policy`: unchanged when it fits, else
 /// `…D unit truncated…\n{head}\n…D unit truncated…\n{tail}`.
 pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounter) -> Cut {
-    let limit = policy.limit.max(0) as usize;
+    // Saturating: on wasm32 `as usize` would wrap limits past 4 GiB.
+    let limit = usize::try_from(policy.limit.max(0)).unwrap_or(usize::MAX);
     match policy.kind {
         PolicyKind::Tokens => {
             let ids = counter.encode(body);
@@ -233,7 +234,7 @@ fn parse_header_name(line: &str) -> String {
         .filter_map(|part| part.split_once('='))
         .filter(|(k, _)| *k == "name")
         .map(|(_, v)| v.to_string())
-        .last()
+        .next_back()
         .unwrap_or_default()
 }
 
