@@ -121,8 +121,9 @@ pub fn read_page(
     let window_text: String = doc
         .text
         .chars()
-        .skip(offset as usize)
-        .take(window as usize)
+        // Saturating: on wasm32 `as usize` would wrap offsets past 4 GiB.
+        .skip(usize::try_from(offset).unwrap_or(usize::MAX))
+        .take(usize::try_from(window).unwrap_or(usize::MAX))
         .collect();
     let ids = counter.encode(&window_text);
     let content = if ids.len() as i64 <= page_token_limit {

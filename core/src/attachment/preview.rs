@@ -197,7 +197,7 @@ fn preview_block(body: &str, limit: i64, counter: &TokenCounter, index: usize, t
     let sizes: Vec<i64> = segments.iter().map(|s| counter.count_text(s.body) as i64).collect();
     let allocations = allocate_budget(&sizes, body_budget);
 
-    let mut out = String::with_capacity(body.len().min(limit as usize * 8));
+    let mut out = String::with_capacity(body.len().min(usize::try_from(limit).unwrap_or(usize::MAX).saturating_mul(8)));
     out.push_str(preamble);
     out.push_str(&id_line);
     for ((seg, &size), &alloc) in segments.iter().zip(&sizes).zip(&allocations) {
