@@ -11,6 +11,8 @@
 //! - [`attachment`]: the attachment-preview pass and its header builder;
 //! - [`tool_output`]: compact tool-output rendering;
 //! - [`read_attachment`]: paging of an attachment's extracted text;
+//! - [`guard`]: the pre-model-call pipeline (source pass, summary compaction,
+//!   emergency pass) as a sans-IO state machine;
 //! - [`traces`] and [`protocol`]: the records and wire events the rules emit.
 //!
 //! The crate is sans-IO: no network, no clock, no threads. Hosts (the CLI's
@@ -34,6 +36,7 @@ pub mod budget;
 pub mod conformance;
 pub mod encoding;
 mod error;
+pub mod guard;
 pub mod ledger;
 pub mod message;
 pub mod metrics;

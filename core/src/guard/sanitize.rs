@@ -1,0 +1,156 @@
+//! Tool-pair sanitising: a tool result survives only when an earlier assistant
+//! message called it, a call survives only when some result answers it, and an
+//! assistant message left with neither content nor calls is dropped.
+
+use super::is_assistant;
+use crate::message::{Content, Message};
+use serde_json::Value;
+use std::collections::HashSet;
+
+/// Drops orphan tool results and unanswered tool calls, keeping message order.
+///
+/// Two passes over the list with hash sets of call ids: O(n) in messages and calls.
+pub fn sanitize_tool_pairs(messages: Vec<Message>) -> Vec<Message> {
+    let mut called: HashSet<String> = HashSet::new();
+    let mut answered: HashSet<String> = HashSet::new();
+    let mut keep_result = vec![false; messages.len()];
+    for (i, message) in messages.iter().enumerate() {
+        if is_assistant(message) {
+            for call in message.tool_calls.iter().flatten() {
+                if let Some(id) = call.id().filter(|id| !id.is_empty()) {
+                    called.insert(id.to_string());
+                }
+            }
+        } else if message.is_tool() {
+            if let Some(id) = message
+                .tool_call_id
+                .as_deref()
+                .filter(|id| called.contains(*id))
+            {
+                answered.insert(id.to_string());
+                keep_result[i] = true;
+            }
+        }
+    }
+
+    let mut out = Vec::with_capacity(messages.len());
+    for (i, mut message) in messages.into_iter().enumerate() {
+        if is_assistant(&message) && message.tool_calls.as_ref().is_some_and(|c| !c.is_empty()) {
+            let calls = message.tool_calls.take().unwrap_or_default();
+            let before = calls.len();
+            let kept: Vec<_> = calls
+                .into_iter()
+                .filter(|c| c.id().is_some_and(|id| answered.contains(id)))
+                .collect();
+            let unchanged = kept.len() == before;
+            let has_calls = !kept.is_empty();
+            message.tool_calls = has_calls.then_some(kept);
+            if unchanged || has_calls || has_content(&message) {
+                out.push(message);
+            }
+        } else if message.is_tool() {
+            if keep_result[i] {
+                out.push(message);
+            }
+        } else {
+            out.push(message);
+        }
+    }
+    out
+}
+
+/// Python truthiness of a message's content.
+fn has_content(message: &Message) -> bool {
+    match &message.content {
+        None => false,
+        Some(Content::Text(t)) => !t.is_empty(),
+        Some(Content::Parts(p)) => !p.is_empty(),
+        Some(Content::Other(v)) => match v {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+            Value::String(s) => !s.is_empty(),
+            Value::Array(a) => !a.is_empty(),
+            Value::Object(o) => !o.is_empty(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::ToolCall;
+    use serde_json::json;
+
+    fn assistant_calling(ids: &[&str], text: &str) -> Message {
+        let mut m = Message::new("assistant", text);
+        m.tool_calls = Some(
+            ids.iter()
+                .map(|id| {
+                    serde_json::from_value::<ToolCall>(json!({"id": id, "type": "function", "function": {"name": "f", "arguments": "{}"}}))
+                        .expect("valid call")
+                })
+                .collect(),
+        );
+        m
+    }
+
+    fn result(id: &str) -> Message {
+        let mut m = Message::new("tool", "out");
+        m.tool_call_id = Some(id.into());
+        m
+    }
+
+    #[test]
+    fn keeps_matched_pairs_untouched() {
+        let msgs = vec![
+            Message::new("user", "q"),
+            assistant_calling(&["a"], ""),
+            result("a"),
+        ];
+        assert_eq!(sanitize_tool_pairs(msgs.clone()), msgs);
+    }
+
+    #[test]
+    fn drops_orphan_results_and_results_before_their_call() {
+        let msgs = vec![
+            result("early"),
+            assistant_calling(&["early"], "x"),
+            result("ghost"),
+        ];
+        let out = sanitize_tool_pairs(msgs);
+        // "early" answered nothing (it came first), so the call is stripped too; the text stays.
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].text(), Some("x"));
+        assert!(out[0].tool_calls.is_none());
+    }
+
+    #[test]
+    fn strips_unanswered_calls_and_drops_empty_assistants() {
+        let msgs = vec![
+            assistant_calling(&["a", "b"], ""),
+            result("a"),
+            assistant_calling(&["c"], ""),
+        ];
+        let out = sanitize_tool_pairs(msgs);
+        assert_eq!(out.len(), 2);
+        let ids: Vec<_> = out[0]
+            .tool_calls
+            .iter()
+            .flatten()
+            .filter_map(|c| c.id())
+            .collect();
+        assert_eq!(ids, ["a"]);
+        assert!(out[1].is_tool());
+    }
+
+    #[test]
+    fn calls_without_ids_are_removed() {
+        let mut m = Message::new("assistant", "");
+        m.tool_calls = Some(vec![serde_json::from_value(
+            json!({"name": "f", "args": {}}),
+        )
+        .expect("flat call")]);
+        assert!(sanitize_tool_pairs(vec![m]).is_empty());
+    }
+}
