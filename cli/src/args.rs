@@ -56,4 +56,39 @@ pub enum Command {
         #[arg(long)]
         auto_compact_limit: Option<i64>,
     },
+    /// Serve the status toolbar and its SSE API (a built-in demo session and/or a replayed recording).
+    #[command(group(clap::ArgGroup::new("source").required(true).multiple(true).args(["demo", "replay"])))]
+    Serve(ServeArgs),
+}
+
+/// Options of `ctxguard serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Run the built-in demo session `demo`.
+    #[arg(long)]
+    pub demo: bool,
+    /// Replay recorded `data:` payloads (JSONL, optional `delay_ms`) as session `replay`.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub replay: Option<PathBuf>,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on; 0 picks a free one (a busy port falls back to a free one too).
+    #[arg(long, default_value_t = 8787)]
+    pub port: u16,
+    /// Interval of `in_progress` heartbeats while a demo summary runs, in milliseconds.
+    #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub heartbeat_ms: u64,
+    /// Time scale of the demo and the replay (2 = twice as fast).
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    /// Every Nth demo compaction falls back (0: never).
+    #[arg(long, default_value_t = 4)]
+    pub fail_every: u32,
+    /// The failure_reason of demo fallbacks (default summary_compact_failed).
+    #[arg(long)]
+    pub failure_reason: Option<String>,
+    /// The built toolbar (default: dist/ at the repository root).
+    #[arg(long)]
+    pub dist: Option<PathBuf>,
 }

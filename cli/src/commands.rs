@@ -4,6 +4,7 @@ mod conformance;
 mod count;
 mod limits;
 mod preview;
+mod serve;
 
 use crate::args::Command;
 use anyhow::Result;
@@ -26,5 +27,6 @@ pub fn run(command: Command) -> Result<ExitCode> {
             max_output,
             auto_compact_limit,
         } => limits::run(&model, context_window, max_output, auto_compact_limit),
+        Command::Serve(args) => serve::run(args),
     }
 }

@@ -5,6 +5,7 @@
 mod args;
 mod commands;
 mod input;
+mod server;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -1,0 +1,48 @@
+//! `ctxguard serve`: the toolbar and its status stream, fed by the built-in
+//! demo and/or a replayed recording, until Ctrl-C or SIGTERM.
+
+use crate::args::ServeArgs;
+use crate::server::{self, demo::DemoConfig, ServeOptions};
+use anyhow::{ensure, Context, Result};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// `dist/` of the working directory when it holds a build, else the repository's.
+fn default_dist() -> PathBuf {
+    let local = PathBuf::from("dist");
+    if local.join("index.html").is_file() {
+        return local;
+    }
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../dist"))
+}
+
+pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    ensure!(
+        args.speed.is_finite() && args.speed > 0.0,
+        "--speed must be a positive number, got {}",
+        args.speed
+    );
+    let demo = args.demo.then(|| DemoConfig {
+        speed: args.speed,
+        heartbeat: Duration::from_millis(args.heartbeat_ms),
+        fail_every: args.fail_every,
+        failure_reason: args.failure_reason.clone(),
+        ..DemoConfig::default()
+    });
+    let options = ServeOptions {
+        host: args.host,
+        port: args.port,
+        dist: args.dist.unwrap_or_else(default_dist),
+        demo,
+        replay: args.replay,
+        replay_speed: args.speed,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(server::run(options))?;
+    Ok(ExitCode::SUCCESS)
+}
