@@ -176,7 +176,8 @@ pub struct Ready {
     pub changed: bool,
     /// Set when a summary compaction completed: `messages` starts from a new checkpoint.
     pub replacement: Option<Replacement>,
-    /// Lifecycle events not yet handed out (`fallback` or `completed`; `started` was on the request).
+    /// Lifecycle events to emit, in order: `completed` or `fallback` (preceded by
+    /// `started` when the compaction ended before any request, as not applicable).
     pub events: Vec<CompactionEvent>,
     /// Protection traces of this step.
     pub traces: Vec<ProtectionTrace>,
