@@ -1,0 +1,451 @@
+//! English and Simplified Chinese strings, the language choice (`?lang=` over the
+//! browser's languages), and number formatting with thousands separators.
+
+use crate::state::{CompactionView, Connection, OfflineReason, Source};
+
+/// A UI language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    ZhCn,
+}
+
+impl Lang {
+    /// Reads a language tag: `zh`, `zh-CN`, `zh-Hans…` are Chinese, `en…` English, others none.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let tag = tag.trim().to_ascii_lowercase().replace('_', "-");
+        let primary = tag.split('-').next().unwrap_or("");
+        match primary {
+            "zh" => Some(Lang::ZhCn),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+
+    /// `?lang=` wins; then the first browser language we speak; then English.
+    pub fn pick<'a>(query: Option<&str>, browser: impl IntoIterator<Item = &'a str>) -> Lang {
+        query
+            .and_then(Lang::from_tag)
+            .or_else(|| browser.into_iter().find_map(Lang::from_tag))
+            .unwrap_or_default()
+    }
+
+    /// The `lang` attribute value.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::ZhCn => "zh-CN",
+        }
+    }
+}
+
+/// `1234567` → `1,234,567` (both languages group by thousands with commas).
+pub fn group_thousands(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if n < 0 {
+        out.push('-');
+    }
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `75` → `1m 15s`; under a minute `42s`.
+pub fn format_elapsed(lang: Lang, secs: u64) -> String {
+    let (m, s) = (secs / 60, secs % 60);
+    match (lang, m) {
+        (Lang::En, 0) => format!("{s}s"),
+        (Lang::En, _) => format!("{m}m {s:02}s"),
+        (Lang::ZhCn, 0) => format!("{s} 秒"),
+        (Lang::ZhCn, _) => format!("{m} 分 {s:02} 秒"),
+    }
+}
+
+/// The UI's strings.
+pub struct Text(pub Lang);
+
+impl Text {
+    fn pick(&self, en: &'static str, zh: &'static str) -> &'static str {
+        match self.0 {
+            Lang::En => en,
+            Lang::ZhCn => zh,
+        }
+    }
+
+    /// "Context N% left".
+    pub fn remaining(&self, percent: Option<i64>) -> String {
+        let n = percent.map_or_else(|| "–".to_string(), |p| p.to_string());
+        match self.0 {
+            Lang::En => format!("Context {n}% left"),
+            Lang::ZhCn => format!("上下文剩余 {n}%"),
+        }
+    }
+
+    /// "used / total tokens".
+    pub fn usage(&self, used: i64, total: i64) -> String {
+        let (used, total) = (group_thousands(used), group_thousands(total));
+        match self.0 {
+            Lang::En => format!("{used} / {total} tokens"),
+            Lang::ZhCn => format!("{used} / {total} tokens"),
+        }
+    }
+
+    /// Placeholder before any numbers.
+    pub fn usage_unknown(&self) -> &'static str {
+        self.pick("waiting for usage…", "等待用量数据…")
+    }
+
+    /// The over-trigger badge.
+    pub fn over_trigger(&self) -> &'static str {
+        self.pick("Over compaction trigger", "已超过压缩阈值")
+    }
+
+    /// Tooltip of the over-trigger badge.
+    pub fn over_trigger_title(&self, trigger: i64) -> String {
+        match self.0 {
+            Lang::En => format!(
+                "Usage is at or above the trigger of {} tokens",
+                group_thousands(trigger)
+            ),
+            Lang::ZhCn => format!(
+                "用量已达到或超过 {} tokens 的压缩阈值",
+                group_thousands(trigger)
+            ),
+        }
+    }
+
+    /// The compaction chip's label.
+    pub fn compaction(&self, view: &CompactionView) -> String {
+        match (self.0, view) {
+            (
+                Lang::En,
+                CompactionView::Idle {
+                    trigger_tokens: Some(t),
+                },
+            ) => {
+                format!("Compacts at {}", group_thousands(*t))
+            }
+            (
+                Lang::ZhCn,
+                CompactionView::Idle {
+                    trigger_tokens: Some(t),
+                },
+            ) => {
+                format!("达到 {} 时压缩", group_thousands(*t))
+            }
+            (
+                _,
+                CompactionView::Idle {
+                    trigger_tokens: None,
+                },
+            ) => self.pick("No compaction", "未压缩").into(),
+            (lang, CompactionView::Compacting { elapsed_secs, .. }) => match lang {
+                Lang::En => format!("Compacting… {}", format_elapsed(lang, *elapsed_secs)),
+                Lang::ZhCn => format!("正在压缩… {}", format_elapsed(lang, *elapsed_secs)),
+            },
+            (
+                lang,
+                CompactionView::Completed {
+                    before_tokens,
+                    after_tokens,
+                    saved_tokens,
+                },
+            ) => {
+                let before = group_thousands(*before_tokens);
+                match (lang, after_tokens, saved_tokens) {
+                    (Lang::En, Some(a), Some(s)) => {
+                        format!(
+                            "Compacted {before} → {} · saved {}",
+                            group_thousands(*a),
+                            group_thousands(*s)
+                        )
+                    }
+                    (Lang::ZhCn, Some(a), Some(s)) => {
+                        format!(
+                            "已压缩 {before} → {} · 节省 {}",
+                            group_thousands(*a),
+                            group_thousands(*s)
+                        )
+                    }
+                    (Lang::En, _, _) => format!("Compacted from {before}"),
+                    (Lang::ZhCn, _, _) => format!("已从 {before} 压缩"),
+                }
+            }
+            (_, CompactionView::Fallback { reason }) => {
+                let prefix = self.pick("Compaction fell back", "压缩已回退");
+                match self.fallback_reason(reason) {
+                    Some(human) => format!("{prefix}: {human} ({reason})"),
+                    None => format!("{prefix}: {}", if reason.is_empty() { "?" } else { reason }),
+                }
+            }
+        }
+    }
+
+    /// A readable form of a known failure reason.
+    pub fn fallback_reason(&self, reason: &str) -> Option<&'static str> {
+        match reason {
+            ctxguard_core::protocol::failure_reason::NOT_APPLICABLE => {
+                Some(self.pick("nothing could be trimmed to fit", "无可裁剪的内容"))
+            }
+            ctxguard_core::protocol::failure_reason::FAILED => {
+                Some(self.pick("the summary call failed", "摘要调用失败"))
+            }
+            _ => None,
+        }
+    }
+
+    /// Tooltip of the compaction chip.
+    pub fn compaction_title(&self, view: &CompactionView) -> String {
+        match (self.0, view) {
+            (
+                Lang::En,
+                CompactionView::Compacting {
+                    before_tokens,
+                    target_tokens,
+                    ..
+                },
+            ) => format!(
+                "Summarising {} tokens of history down to {}",
+                group_thousands(*before_tokens),
+                group_thousands(*target_tokens)
+            ),
+            (
+                Lang::ZhCn,
+                CompactionView::Compacting {
+                    before_tokens,
+                    target_tokens,
+                    ..
+                },
+            ) => format!(
+                "正在把 {} tokens 的历史摘要压缩到 {}",
+                group_thousands(*before_tokens),
+                group_thousands(*target_tokens)
+            ),
+            (_, CompactionView::Fallback { reason }) => reason.clone(),
+            (_, other) => self.compaction(other),
+        }
+    }
+
+    /// The connection chip's label.
+    pub fn connection(&self, state: Connection, reason: Option<OfflineReason>) -> &'static str {
+        match state {
+            Connection::Connecting => self.pick("Connecting…", "连接中…"),
+            Connection::Live => self.pick("Live", "实时"),
+            Connection::Reconnecting => self.pick("Reconnecting…", "重新连接中…"),
+            Connection::Offline => match reason {
+                Some(OfflineReason::UnknownSession) => self.pick("Unknown session", "会话不存在"),
+                Some(OfflineReason::BrowserOffline) => self.pick("Offline", "离线"),
+                _ => self.pick("Offline · retrying", "离线 · 重试中"),
+            },
+        }
+    }
+
+    /// The restored marker.
+    pub fn restored(&self) -> &'static str {
+        self.pick("saved state", "已保存的状态")
+    }
+
+    /// Tooltip of the restored marker.
+    pub fn restored_title(&self) -> &'static str {
+        self.pick(
+            "Shown from this browser's saved copy; the server has not confirmed it yet",
+            "来自本浏览器保存的副本，服务器尚未确认",
+        )
+    }
+
+    /// ARIA label of the bar.
+    pub fn bar_label(&self) -> &'static str {
+        self.pick("Context window usage", "上下文窗口用量")
+    }
+
+    /// Legend of the trigger mark.
+    pub fn trigger_mark(&self, tokens: i64) -> String {
+        match self.0 {
+            Lang::En => format!("Compaction trigger: {}", group_thousands(tokens)),
+            Lang::ZhCn => format!("压缩阈值：{}", group_thousands(tokens)),
+        }
+    }
+
+    /// Legend of the target mark.
+    pub fn target_mark(&self, tokens: i64) -> String {
+        match self.0 {
+            Lang::En => format!("Compaction target: {}", group_thousands(tokens)),
+            Lang::ZhCn => format!("压缩目标：{}", group_thousands(tokens)),
+        }
+    }
+
+    /// Name of a usage source.
+    pub fn source(&self, source: Source) -> &'static str {
+        match source {
+            Source::System => self.pick("System", "系统"),
+            Source::User => self.pick("User", "用户"),
+            Source::Assistant => self.pick("Assistant", "助手"),
+            Source::ToolOutputs => self.pick("Tool outputs", "工具输出"),
+            Source::Attachments => self.pick("Attachments", "附件"),
+            Source::Overhead => self.pick("Overhead", "开销"),
+        }
+    }
+
+    /// Count of ignored events.
+    pub fn ignored(&self, n: u64) -> String {
+        match self.0 {
+            Lang::En => format!("{n} bad event{} ignored", if n == 1 { "" } else { "s" }),
+            Lang::ZhCn => format!("已忽略 {n} 个无效事件"),
+        }
+    }
+
+    /// Session label.
+    pub fn session(&self) -> &'static str {
+        self.pick("Session", "会话")
+    }
+
+    /// Title of the attachment panel.
+    pub fn attach_title(&self) -> &'static str {
+        self.pick("Attachment budget preview", "附件预算预览")
+    }
+
+    /// Explanation under the panel title.
+    pub fn attach_hint(&self, model: &str, limit: i64) -> String {
+        match self.0 {
+            Lang::En => format!(
+                "See what attachments will cost before you send them. Files are read in this browser and never uploaded. Model {model}, budget {} tokens per message.",
+                group_thousands(limit)
+            ),
+            Lang::ZhCn => format!(
+                "发送之前先看看附件会占用多少上下文。文件只在本浏览器中读取，不会上传。模型 {model}，每条消息预算 {} tokens。",
+                group_thousands(limit)
+            ),
+        }
+    }
+
+    /// Drop zone text.
+    pub fn drop_here(&self) -> &'static str {
+        self.pick("Drop files here or", "把文件拖到这里，或")
+    }
+
+    /// File picker button.
+    pub fn choose_files(&self) -> &'static str {
+        self.pick("choose files", "选择文件")
+    }
+
+    /// Clear button.
+    pub fn clear(&self) -> &'static str {
+        self.pick("Clear", "清除")
+    }
+
+    /// Shown while files are read.
+    pub fn reading(&self) -> &'static str {
+        self.pick("Reading files…", "正在读取文件…")
+    }
+
+    /// Table headers: file, size, tokens, allocation, status.
+    pub fn columns(&self) -> [&'static str; 5] {
+        match self.0 {
+            Lang::En => ["File", "Size", "Tokens", "Allocation", "Preview"],
+            Lang::ZhCn => ["文件", "大小", "Tokens", "分配", "预览"],
+        }
+    }
+
+    /// Row status: cut.
+    pub fn will_be_cut(&self) -> &'static str {
+        self.pick("will be cut", "将被截断")
+    }
+
+    /// Row status: fits.
+    pub fn fits(&self) -> &'static str {
+        self.pick("fits", "完整保留")
+    }
+
+    /// Row status: binary.
+    pub fn binary(&self) -> &'static str {
+        self.pick("binary · no text", "二进制 · 无文本")
+    }
+
+    /// Row status: too large to read.
+    pub fn too_large(&self) -> &'static str {
+        self.pick("too large to read here", "文件过大，未读取")
+    }
+
+    /// Summary line of the preview.
+    pub fn attach_summary(&self, before: usize, after: usize, cut: usize) -> String {
+        let (b, a) = (
+            group_thousands(before as i64),
+            group_thousands(after as i64),
+        );
+        match self.0 {
+            Lang::En => format!("Block: {b} → {a} tokens · {cut} cut"),
+            Lang::ZhCn => format!("附件块：{b} → {a} tokens · {cut} 个被截断"),
+        }
+    }
+
+    /// Expander of the rendered block.
+    pub fn show_rendered(&self) -> &'static str {
+        self.pick(
+            "Rendered preview (what the model sees)",
+            "渲染后的预览（模型看到的内容）",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picks_language() {
+        assert_eq!(Lang::pick(Some("zh-CN"), ["en-US"]), Lang::ZhCn);
+        assert_eq!(Lang::pick(Some("en"), ["zh-CN"]), Lang::En);
+        assert_eq!(Lang::pick(Some("fr"), ["de", "zh_Hans"]), Lang::ZhCn);
+        assert_eq!(Lang::pick(None, ["de"]), Lang::En);
+        assert_eq!(Lang::ZhCn.tag(), "zh-CN");
+    }
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(group_thousands(0), "0");
+        assert_eq!(group_thousands(999), "999");
+        assert_eq!(group_thousands(1_000), "1,000");
+        assert_eq!(group_thousands(128_000), "128,000");
+        assert_eq!(group_thousands(1_234_567), "1,234,567");
+        assert_eq!(group_thousands(-45_000), "-45,000");
+    }
+
+    #[test]
+    fn strings() {
+        let en = Text(Lang::En);
+        let zh = Text(Lang::ZhCn);
+        assert_eq!(en.remaining(Some(42)), "Context 42% left");
+        assert_eq!(zh.remaining(Some(42)), "上下文剩余 42%");
+        assert_eq!(en.usage(32_000, 128_000), "32,000 / 128,000 tokens");
+        assert_eq!(format_elapsed(Lang::En, 75), "1m 15s");
+        assert_eq!(format_elapsed(Lang::ZhCn, 5), "5 秒");
+        let done = CompactionView::Completed {
+            before_tokens: 110_000,
+            after_tokens: Some(40_000),
+            saved_tokens: Some(70_000),
+        };
+        assert_eq!(
+            en.compaction(&done),
+            "Compacted 110,000 → 40,000 · saved 70,000"
+        );
+        let fell = CompactionView::Fallback {
+            reason: "<b>boom</b>".into(),
+        };
+        assert_eq!(en.compaction(&fell), "Compaction fell back: <b>boom</b>");
+        let fell = CompactionView::Fallback {
+            reason: "summary_compact_failed".into(),
+        };
+        assert_eq!(
+            en.compaction(&fell),
+            "Compaction fell back: the summary call failed (summary_compact_failed)"
+        );
+    }
+}

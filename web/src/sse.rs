@@ -1,0 +1,284 @@
+//! The stream hook: [`use_status_stream`] owns the session's `EventSource`
+//! and drives the toolbar state machine from it.
+//!
+//! Cycle: fetch `/context` (the server's truth) → open the stream from that
+//! event id (`?last_event_id=`, since a new `EventSource` cannot set
+//! `Last-Event-ID`) → feed every event to the state machine. When the stream
+//! drops, the browser's own retry is cancelled and the cycle restarts after a
+//! capped exponential backoff with jitter, so every reconnect resynchronises
+//! from `/context`. Going offline / online is followed too. Everything is
+//! released in `on_cleanup`.
+
+use crate::backoff::Backoff;
+use crate::state::{SessionSnapshot, Toolbar};
+use ctxguard_core::protocol::EVENT_NAME;
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{EventSource, MessageEvent};
+
+/// Where the session's endpoints are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamConfig {
+    /// Origin (or path prefix) of the server; empty for the page's own origin.
+    pub api_base: String,
+    /// Session id.
+    pub session: String,
+}
+
+impl StreamConfig {
+    fn session_path(&self) -> String {
+        let id: String = js_sys::encode_uri_component(&self.session).into();
+        format!("{}/api/sessions/{id}", self.api_base.trim_end_matches('/'))
+    }
+
+    /// `GET …/context`.
+    pub fn context_url(&self) -> String {
+        format!("{}/context", self.session_path())
+    }
+
+    /// `GET …/events`, resuming after `last_event_id`.
+    pub fn events_url(&self, last_event_id: Option<u64>) -> String {
+        match last_event_id {
+            Some(id) => format!("{}/events?last_event_id={id}", self.session_path()),
+            None => format!("{}/events", self.session_path()),
+        }
+    }
+}
+
+enum ContextReply {
+    Snapshot(Box<SessionSnapshot>),
+    NotFound,
+}
+
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+struct OpenStream {
+    source: EventSource,
+    _listeners: Vec<Listener>,
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        self.source.close();
+    }
+}
+
+struct Driver {
+    config: StreamConfig,
+    toolbar: RwSignal<Toolbar>,
+    stream: RefCell<Option<OpenStream>>,
+    retry: Cell<Option<TimeoutHandle>>,
+    backoff: Cell<Backoff>,
+    /// Bumped on every new cycle, so a late `/context` reply of an old one is dropped.
+    generation: Cell<u64>,
+    stopped: Cell<bool>,
+    window_listeners: RefCell<Vec<WindowListenerHandle>>,
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+impl Driver {
+    fn start(self: &Rc<Self>) {
+        let online = web_sys::window().is_none_or(|w| w.navigator().on_line());
+        if !online {
+            self.toolbar.update(|t| t.set_browser_offline(true));
+        }
+        let weak = Rc::downgrade(self);
+        let on_online = window_event_listener_untyped("online", move |_| {
+            if let Some(d) = weak.upgrade() {
+                d.toolbar.update(|t| t.set_browser_offline(false));
+                d.backoff.set(Backoff::default());
+                d.cycle();
+            }
+        });
+        let weak = Rc::downgrade(self);
+        let on_offline = window_event_listener_untyped("offline", move |_| {
+            if let Some(d) = weak.upgrade() {
+                d.toolbar.update(|t| t.set_browser_offline(true));
+            }
+        });
+        self.window_listeners
+            .borrow_mut()
+            .extend([on_online, on_offline]);
+        self.cycle();
+    }
+
+    fn stop(&self) {
+        self.stopped.set(true);
+        self.generation.set(self.generation.get() + 1);
+        if let Some(h) = self.retry.take() {
+            h.clear();
+        }
+        self.stream.borrow_mut().take();
+        for h in self.window_listeners.borrow_mut().drain(..) {
+            h.remove();
+        }
+    }
+
+    /// Starts a new cycle: `/context`, then the stream.
+    fn cycle(self: &Rc<Self>) {
+        if self.stopped.get() {
+            return;
+        }
+        if let Some(h) = self.retry.take() {
+            h.clear();
+        }
+        self.stream.borrow_mut().take();
+        let generation = self.generation.get() + 1;
+        self.generation.set(generation);
+        let weak = Rc::downgrade(self);
+        leptos::task::spawn_local(async move {
+            let url = match weak.upgrade() {
+                Some(d) => d.config.context_url(),
+                None => return,
+            };
+            let reply = fetch_context(&url).await;
+            let Some(d) = weak.upgrade() else { return };
+            if d.stopped.get() || d.generation.get() != generation {
+                return;
+            }
+            match reply {
+                Ok(ContextReply::Snapshot(snapshot)) => {
+                    d.toolbar.update(|t| t.apply_context(*snapshot, now_ms()));
+                    d.open_stream();
+                }
+                Ok(ContextReply::NotFound) => {
+                    d.toolbar.update(Toolbar::session_not_found);
+                    d.schedule_retry();
+                }
+                Err(()) => {
+                    d.toolbar.update(Toolbar::connection_lost);
+                    d.schedule_retry();
+                }
+            }
+        });
+    }
+
+    fn open_stream(self: &Rc<Self>) {
+        let last = self.toolbar.with_untracked(Toolbar::last_event_id);
+        let Ok(source) = EventSource::new(&self.config.events_url(last)) else {
+            self.toolbar.update(Toolbar::connection_lost);
+            self.schedule_retry();
+            return;
+        };
+        let mut listeners = Vec::with_capacity(4);
+        let mut listen = |name: &str, f: Box<dyn FnMut(web_sys::Event)>| {
+            let closure = Closure::wrap(f);
+            let _ = source.add_event_listener_with_callback(name, closure.as_ref().unchecked_ref());
+            listeners.push(closure);
+        };
+
+        let weak = Rc::downgrade(self);
+        listen(
+            "open",
+            Box::new(move |_| {
+                if let Some(d) = weak.upgrade() {
+                    let mut b = d.backoff.get();
+                    b.reset();
+                    d.backoff.set(b);
+                    d.toolbar.update(Toolbar::stream_opened);
+                }
+            }),
+        );
+        for name in [EVENT_NAME, "message"] {
+            let weak: Weak<Driver> = Rc::downgrade(self);
+            listen(
+                name,
+                Box::new(move |ev| {
+                    let Some(d) = weak.upgrade() else { return };
+                    let Some(msg) = ev.dyn_ref::<MessageEvent>() else {
+                        return;
+                    };
+                    let data = msg.data().as_string().unwrap_or_default();
+                    let id = msg.last_event_id();
+                    let id = (!id.is_empty()).then_some(id);
+                    d.toolbar
+                        .update(|t| _ = t.apply_event(id.as_deref(), name, &data, now_ms()));
+                }),
+            );
+        }
+        let weak = Rc::downgrade(self);
+        listen(
+            "error",
+            Box::new(move |_| {
+                if let Some(d) = weak.upgrade() {
+                    // Close the stream (cancelling the browser's own retry) and resync ourselves; the
+                    // listeners are dropped by the next cycle, not here, while one of them runs.
+                    if let Some(open) = d.stream.borrow().as_ref() {
+                        open.source.close();
+                    }
+                    d.toolbar.update(Toolbar::connection_lost);
+                    d.schedule_retry();
+                }
+            }),
+        );
+        *self.stream.borrow_mut() = Some(OpenStream {
+            source,
+            _listeners: listeners,
+        });
+    }
+
+    fn schedule_retry(self: &Rc<Self>) {
+        if self.stopped.get() {
+            return;
+        }
+        let mut backoff = self.backoff.get();
+        let delay = backoff.next_delay_ms(js_sys::Math::random());
+        self.backoff.set(backoff);
+        let weak = Rc::downgrade(self);
+        let handle = set_timeout_with_handle(
+            move || {
+                if let Some(d) = weak.upgrade() {
+                    d.retry.set(None);
+                    d.cycle();
+                }
+            },
+            Duration::from_millis(u64::from(delay)),
+        );
+        if let Some(old) = self.retry.replace(handle.ok()) {
+            old.clear();
+        }
+    }
+}
+
+async fn fetch_context(url: &str) -> Result<ContextReply, ()> {
+    let response = gloo_net::http::Request::get(url)
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .map_err(|_| ())?;
+    if response.status() == 404 {
+        return Ok(ContextReply::NotFound);
+    }
+    if !response.ok() {
+        return Err(());
+    }
+    let text = response.text().await.map_err(|_| ())?;
+    SessionSnapshot::parse(&text)
+        .map(|s| ContextReply::Snapshot(Box::new(s)))
+        .ok_or(())
+}
+
+/// Keeps `toolbar` in step with the session's stream until the calling owner is cleaned up.
+pub fn use_status_stream(config: StreamConfig, toolbar: RwSignal<Toolbar>) {
+    let driver = Rc::new(Driver {
+        config,
+        toolbar,
+        stream: RefCell::new(None),
+        retry: Cell::new(None),
+        backoff: Cell::new(Backoff::default()),
+        generation: Cell::new(0),
+        stopped: Cell::new(false),
+        window_listeners: RefCell::new(Vec::new()),
+    });
+    driver.start();
+    let driver = SendWrapper::new(driver);
+    on_cleanup(move || driver.stop());
+}

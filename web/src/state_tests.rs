@@ -1,0 +1,429 @@
+use super::*;
+use serde_json::{json, Value};
+
+const T0: f64 = 1_782_226_534_000.0; // 2026-06-23T14:55:34Z
+
+fn metrics(used: i64) -> Value {
+    let window = 128_000;
+    let reserved = 16_000;
+    let available = window - reserved;
+    json!({
+        "context_window": window, "reserved_output_tokens": reserved, "available_input_tokens": available,
+        "used_input_tokens": used, "remaining_input_tokens": (available - used).max(0),
+        "remaining_percent": ((available - used).max(0) * 100 / available),
+        "display_remaining_tokens": (window - used).max(0),
+        "display_remaining_percent": ((window - used).max(0) * 100 / window),
+        "trigger_limit": 100_800, "target_limit": 89_600, "is_over_trigger": used >= 100_800
+    })
+}
+
+fn event(used: i64) -> Value {
+    json!({"type": "response.status.updated", "response_id": "resp_1", "phase": "after_tool_end",
+           "context_metrics": metrics(used)})
+}
+
+fn compaction_event(status: &str, extra: Value) -> Value {
+    let mut c = json!({"type": "summary_compact", "status": status, "before_tokens": 110_000,
+        "trigger_limit": 100_800, "target_limit": 89_600, "used_legacy_fallback": false,
+        "created_at": "2026-06-23T14:55:34.000000+00:00"});
+    for (k, v) in extra.as_object().expect("extra is an object") {
+        c[k] = v.clone();
+    }
+    json!({"type": "response.status.updated", "response_id": "resp_1", "phase": "summary_compact",
+           "context_metrics": metrics(110_000), "context_compaction": c})
+}
+
+fn apply(t: &mut Toolbar, id: u64, data: &Value) -> EventOutcome {
+    t.apply_event(Some(&id.to_string()), EVENT_NAME, &data.to_string(), T0)
+}
+
+#[test]
+fn shows_remaining_usage_and_bar_shares() {
+    let mut t = Toolbar::new();
+    assert!(t.view(T0).metrics.is_none());
+    assert_eq!(apply(&mut t, 1, &event(32_000)), EventOutcome::Applied);
+    let m = t.view(T0).metrics.expect("metrics after an event");
+    assert_eq!(m.remaining_percent, 75);
+    assert_eq!((m.used_tokens, m.window_tokens), (32_000, 128_000));
+    assert!(!m.over_trigger);
+    assert!((m.used_percent - 25.0).abs() < 1e-9);
+    assert!((m.trigger_percent - 78.75).abs() < 1e-9);
+    assert!((m.target_percent - 70.0).abs() < 1e-9);
+    assert!(m.breakdown.is_none());
+}
+
+#[test]
+fn remaining_percent_is_clamped() {
+    let mut t = Toolbar::new();
+    let mut e = event(1);
+    e["context_metrics"]["display_remaining_percent"] = json!(140);
+    apply(&mut t, 1, &e);
+    assert_eq!(t.view(T0).metrics.expect("metrics").remaining_percent, 100);
+    e["context_metrics"]["display_remaining_percent"] = json!(-3);
+    apply(&mut t, 2, &e);
+    assert_eq!(t.view(T0).metrics.expect("metrics").remaining_percent, 0);
+}
+
+#[test]
+fn over_trigger_follows_the_event() {
+    let mut t = Toolbar::new();
+    apply(&mut t, 1, &event(120_000));
+    assert!(t.view(T0).metrics.expect("metrics").over_trigger);
+    apply(&mut t, 2, &event(50_000));
+    assert!(!t.view(T0).metrics.expect("metrics").over_trigger);
+}
+
+#[test]
+fn events_apply_in_id_order() {
+    let mut t = Toolbar::new();
+    assert_eq!(apply(&mut t, 5, &event(10_000)), EventOutcome::Applied);
+    assert_eq!(apply(&mut t, 4, &event(90_000)), EventOutcome::Stale);
+    assert_eq!(apply(&mut t, 5, &event(90_000)), EventOutcome::Stale);
+    assert_eq!(t.view(T0).metrics.expect("metrics").used_tokens, 10_000);
+    assert_eq!(apply(&mut t, 9, &event(20_000)), EventOutcome::Applied);
+    assert_eq!(t.last_event_id(), Some(9));
+    assert_eq!(t.ignored().stale, 2);
+    assert_eq!(t.ignored().rejected(), 0);
+}
+
+#[test]
+fn malformed_and_unknown_events_change_nothing() {
+    let mut t = Toolbar::new();
+    apply(&mut t, 1, &event(10_000));
+    let before = t.view(T0);
+    let bad: Vec<(Option<&str>, &str, String)> = vec![
+        (Some("2"), EVENT_NAME, "{not json".into()),
+        (
+            Some("3"),
+            EVENT_NAME,
+            json!({"type": "response.status.updated"}).to_string(),
+        ),
+        (Some("4"), EVENT_NAME, {
+            let mut e = event(1);
+            e["phase"] = json!("nope");
+            e.to_string()
+        }),
+        (Some("5"), EVENT_NAME, {
+            let mut e = event(1);
+            e["type"] = json!("other");
+            e.to_string()
+        }),
+        (Some("6"), EVENT_NAME, {
+            let mut e = event(1);
+            e["context_metrics"]["used_input_tokens"] = json!("many");
+            e.to_string()
+        }),
+        (Some("7"), EVENT_NAME, {
+            let mut e = compaction_event("started", json!({}));
+            e["context_compaction"]["created_at"] = json!("yesterday");
+            e.to_string()
+        }),
+        (Some("8"), EVENT_NAME, {
+            let mut e = event(1);
+            e["context_metrics"]["context_window"] = json!(-1);
+            e.to_string()
+        }),
+        (None, EVENT_NAME, event(1).to_string()),
+        (Some("x9"), EVENT_NAME, event(1).to_string()),
+        (Some("10"), EVENT_NAME, "null".into()),
+    ];
+    for (id, name, data) in &bad {
+        assert_eq!(
+            t.apply_event(*id, name, data, T0),
+            EventOutcome::Malformed,
+            "{data}"
+        );
+    }
+    assert_eq!(
+        t.apply_event(Some("11"), "message", &event(1).to_string(), T0),
+        EventOutcome::Unknown
+    );
+    assert_eq!(t.view(T0).metrics, before.metrics);
+    assert_eq!(t.view(T0).compaction, before.compaction);
+    assert_eq!(t.last_event_id(), Some(1));
+    assert_eq!(t.ignored().malformed, bad.len() as u64);
+    assert_eq!(t.ignored().unknown, 1);
+    // A later valid event still applies: the bad ids did not advance the cursor.
+    assert_eq!(apply(&mut t, 2, &event(20_000)), EventOutcome::Applied);
+}
+
+#[test]
+fn unknown_fields_are_ignored() {
+    let mut t = Toolbar::new();
+    let mut e = event(10_000);
+    e["surprise"] = json!({"nested": [1, 2]});
+    e["context_metrics"]["future_field"] = json!(true);
+    assert_eq!(apply(&mut t, 1, &e), EventOutcome::Applied);
+}
+
+#[test]
+fn compaction_lifecycle() {
+    let mut t = Toolbar::new();
+    apply(&mut t, 1, &event(90_000));
+    assert_eq!(
+        t.view(T0).compaction,
+        CompactionView::Idle {
+            trigger_tokens: Some(100_800)
+        }
+    );
+
+    apply(&mut t, 2, &compaction_event("started", json!({})));
+    assert_eq!(
+        t.view(T0 + 12_400.0).compaction,
+        CompactionView::Compacting {
+            elapsed_secs: 12,
+            before_tokens: 110_000,
+            target_tokens: 89_600
+        }
+    );
+    apply(&mut t, 3, &compaction_event("in_progress", json!({})));
+    assert_eq!(t.view(T0 + 30_000.0).compaction.state(), "compacting");
+
+    apply(
+        &mut t,
+        4,
+        &compaction_event(
+            "completed",
+            json!({"after_tokens": 40_000, "summary_message_id": "m1"}),
+        ),
+    );
+    assert_eq!(
+        t.view(T0).compaction,
+        CompactionView::Completed {
+            before_tokens: 110_000,
+            after_tokens: Some(40_000),
+            saved_tokens: Some(70_000)
+        }
+    );
+    // A later event without a compaction record keeps the outcome on show.
+    let mut after = event(40_000);
+    after["phase"] = json!("after_compaction");
+    apply(&mut t, 5, &after);
+    assert_eq!(t.view(T0).compaction.state(), "completed");
+
+    apply(
+        &mut t,
+        6,
+        &compaction_event(
+            "fallback",
+            json!({"failure_reason": "summary_compact_failed"}),
+        ),
+    );
+    assert_eq!(
+        t.view(T0).compaction,
+        CompactionView::Fallback {
+            reason: "summary_compact_failed".into()
+        }
+    );
+}
+
+#[test]
+fn first_seen_in_progress_still_means_compacting() {
+    // A reconnect mid-compaction: the replayed/cached event is the heartbeat.
+    let mut t = Toolbar::new();
+    apply(&mut t, 42, &compaction_event("in_progress", json!({})));
+    assert_eq!(
+        t.view(T0 + 45_000.0).compaction,
+        CompactionView::Compacting {
+            elapsed_secs: 45,
+            before_tokens: 110_000,
+            target_tokens: 89_600
+        }
+    );
+    // And through /context.
+    let snap: SessionSnapshot = serde_json::from_value(json!({
+        "event_id": 43, "phase": "summary_compact", "context_metrics": metrics(110_000),
+        "context_compaction": compaction_event("in_progress", json!({}))["context_compaction"].clone()
+    }))
+    .expect("snapshot json");
+    let mut t = Toolbar::new();
+    t.apply_context(snap, T0 + 1_000.0);
+    assert_eq!(t.view(T0 + 61_000.0).compaction.state(), "compacting");
+}
+
+#[test]
+fn elapsed_falls_back_to_local_time_when_created_at_is_ahead() {
+    let mut t = Toolbar::new();
+    let mut e = compaction_event("started", json!({}));
+    e["context_compaction"]["created_at"] = json!("2030-01-01T00:00:00Z");
+    t.apply_event(Some("1"), EVENT_NAME, &e.to_string(), T0);
+    match t.view(T0 + 3_500.0).compaction {
+        CompactionView::Compacting { elapsed_secs, .. } => assert_eq!(elapsed_secs, 3),
+        other => panic!("expected compacting, got {other:?}"),
+    }
+}
+
+#[test]
+fn completed_without_after_tokens() {
+    let mut t = Toolbar::new();
+    apply(&mut t, 1, &compaction_event("completed", json!({})));
+    assert_eq!(
+        t.view(T0).compaction,
+        CompactionView::Completed {
+            before_tokens: 110_000,
+            after_tokens: None,
+            saved_tokens: None
+        }
+    );
+}
+
+#[test]
+fn breakdown_is_passed_through() {
+    let mut t = Toolbar::new();
+    let mut e = event(12_800);
+    e["context_metrics"]["breakdown"] = json!({"system": 1280, "user": 2560, "assistant": 3840,
+        "tool_outputs": 2560, "attachments": 1280, "overhead": 1280});
+    apply(&mut t, 1, &e);
+    let parts = t
+        .view(T0)
+        .metrics
+        .expect("metrics")
+        .breakdown
+        .expect("breakdown");
+    assert_eq!(parts.len(), 6);
+    assert_eq!(parts[0].source, Source::System);
+    assert_eq!(parts[3].source.as_str(), "tool_outputs");
+    assert!((parts[2].percent - 3.0).abs() < 1e-9);
+}
+
+#[test]
+fn restored_until_confirmed_by_context() {
+    let mut live = Toolbar::new();
+    apply(&mut live, 7, &compaction_event("started", json!({})));
+    let saved = live.snapshot().expect("state to save");
+
+    let mut t = Toolbar::restored_from(Some(saved.clone()), T0);
+    let v = t.view(T0 + 5_000.0);
+    assert!(v.restored);
+    assert_eq!(v.connection, Connection::Connecting);
+    assert_eq!(v.compaction.state(), "compacting");
+    assert_eq!(t.last_event_id(), Some(7));
+
+    t.connection_lost();
+    assert!(
+        t.view(T0).restored,
+        "a failed fetch does not confirm anything"
+    );
+
+    let mut confirmed = saved;
+    confirmed.event_id = 9;
+    confirmed.context_compaction = None;
+    t.apply_context(confirmed, T0);
+    let v = t.view(T0);
+    assert!(!v.restored);
+    assert_eq!(v.compaction.state(), "idle");
+    assert_eq!(t.last_event_id(), Some(9));
+}
+
+#[test]
+fn context_replaces_even_at_a_lower_id() {
+    let mut t = Toolbar::new();
+    apply(&mut t, 500, &event(90_000));
+    let snap: SessionSnapshot = serde_json::from_value(
+        json!({"event_id": 3, "phase": "build_messages", "context_metrics": metrics(1_000)}),
+    )
+    .expect("snapshot json");
+    t.apply_context(snap, T0);
+    assert_eq!(t.last_event_id(), Some(3));
+    assert_eq!(t.view(T0).metrics.expect("metrics").used_tokens, 1_000);
+    assert_eq!(apply(&mut t, 4, &event(2_000)), EventOutcome::Applied);
+}
+
+#[test]
+fn context_parse_tolerates_empty_sessions_and_rejects_garbage() {
+    let s = SessionSnapshot::parse(r#"{"event_id":0,"phase":null,"context_metrics":null}"#)
+        .expect("empty session");
+    assert!(s.context_metrics.is_none());
+    let mut t = Toolbar::new();
+    t.apply_context(s, T0);
+    assert!(t.view(T0).metrics.is_none());
+    assert!(t.snapshot().is_none());
+    assert!(SessionSnapshot::parse("[]").is_none());
+    assert!(SessionSnapshot::parse(r#"{"error":"unknown session"}"#).is_none());
+    let bad_time = json!({"event_id": 1, "context_metrics": metrics(1),
+        "context_compaction": {"type": "summary_compact", "status": "started", "before_tokens": 1, "trigger_limit": 1,
+        "target_limit": 1, "used_legacy_fallback": false, "created_at": "soon"}});
+    assert!(SessionSnapshot::parse(&bad_time.to_string()).is_none());
+}
+
+#[test]
+fn connection_states() {
+    let mut t = Toolbar::new();
+    assert_eq!(t.connection(), Connection::Connecting);
+    t.stream_opened();
+    assert_eq!(t.connection(), Connection::Live);
+    t.connection_lost();
+    assert_eq!(t.connection(), Connection::Reconnecting);
+    for _ in 1..OFFLINE_AFTER_FAILURES {
+        t.connection_lost();
+    }
+    assert_eq!(t.connection(), Connection::Offline);
+    assert_eq!(t.view(T0).offline_reason, Some(OfflineReason::Unreachable));
+    t.stream_opened();
+    assert_eq!(t.connection(), Connection::Live);
+    assert_eq!(t.view(T0).offline_reason, None);
+
+    t.set_browser_offline(true);
+    assert_eq!(t.connection(), Connection::Offline);
+    t.connection_lost();
+    assert_eq!(
+        t.view(T0).offline_reason,
+        Some(OfflineReason::BrowserOffline)
+    );
+    t.set_browser_offline(false);
+    assert_eq!(t.connection(), Connection::Reconnecting);
+
+    t.session_not_found();
+    assert_eq!(
+        t.view(T0).offline_reason,
+        Some(OfflineReason::UnknownSession)
+    );
+}
+
+#[test]
+fn attachment_budget_defaults_and_overrides() {
+    let t = Toolbar::new();
+    let b = t.attachment_budget();
+    assert_eq!(b.model, "gpt-4o");
+    assert_eq!(b.limit_tokens, 15_000);
+
+    let mut t = Toolbar::new();
+    let mut m = metrics(1);
+    m["context_window"] = json!(8_000);
+    let snap: SessionSnapshot =
+        serde_json::from_value(json!({"event_id": 1, "context_metrics": m, "model": "gpt-4"}))
+            .expect("snapshot json");
+    t.apply_context(snap, T0);
+    assert_eq!(
+        t.attachment_budget(),
+        AttachmentBudget {
+            model: "gpt-4".into(),
+            limit_tokens: 4_000
+        }
+    );
+
+    let snap: SessionSnapshot = serde_json::from_value(
+        json!({"event_id": 2, "context_metrics": metrics(1), "attachment_limit": 900}),
+    )
+    .expect("snapshot json");
+    t.apply_context(snap, T0);
+    assert_eq!(
+        t.attachment_budget(),
+        AttachmentBudget {
+            model: "gpt-4".into(),
+            limit_tokens: 900
+        }
+    );
+}
+
+#[test]
+fn iso_times() {
+    assert_eq!(parse_iso8601_ms("2026-06-23T14:55:34Z"), Some(T0));
+    assert_eq!(
+        parse_iso8601_ms("2026-06-23T14:55:34.512345+00:00"),
+        Some(T0 + 512.345)
+    );
+    assert_eq!(parse_iso8601_ms("1970-01-01T00:00:00Z"), Some(0.0));
+    assert_eq!(parse_iso8601_ms("2026-13-23T14:55:34Z"), None);
+    assert_eq!(parse_iso8601_ms("2026-06-23 14:55:34"), None);
+}

@@ -1,0 +1,758 @@
+//! Browser tests of the toolbar: events in → DOM out, for every state it can
+//! show. Each test mounts into a detached element, acts on the state signal,
+//! lets the reactive system run, then reads the DOM.
+//!
+//! Run: `wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install web`
+//! (or `tests/web/run.sh`).
+#![cfg(target_arch = "wasm32")]
+
+use ctxguard_core::protocol::EVENT_NAME;
+use ctxguard_web::attachments::{FileBody, PickedFile};
+use ctxguard_web::components::{read_file, AttachmentPanel, StatusToolbar};
+use ctxguard_web::i18n::Lang;
+use ctxguard_web::saved;
+use ctxguard_web::sse::StreamConfig;
+use ctxguard_web::state::{AttachmentBudget, SessionSnapshot, Toolbar};
+use ctxguard_web::{storage, App};
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const T0: f64 = 1_782_226_534_000.0; // 2026-06-23T14:55:34Z
+
+// ---------- fixtures ----------
+
+fn metrics(used: i64) -> Value {
+    let (window, reserved) = (128_000i64, 16_000i64);
+    let available = window - reserved;
+    json!({
+        "context_window": window, "reserved_output_tokens": reserved, "available_input_tokens": available,
+        "used_input_tokens": used, "remaining_input_tokens": (available - used).max(0),
+        "remaining_percent": (available - used).max(0) * 100 / available,
+        "display_remaining_tokens": (window - used).max(0),
+        "display_remaining_percent": (window - used).max(0) * 100 / window,
+        "trigger_limit": 100_800, "target_limit": 89_600, "is_over_trigger": used >= 100_800
+    })
+}
+
+fn event(used: i64) -> Value {
+    json!({"type": "response.status.updated", "response_id": "resp_1", "phase": "after_tool_end",
+           "context_metrics": metrics(used)})
+}
+
+fn compaction(status: &str, extra: Value) -> Value {
+    let mut c = json!({"type": "summary_compact", "status": status, "before_tokens": 110_000,
+        "trigger_limit": 100_800, "target_limit": 89_600, "used_legacy_fallback": false,
+        "created_at": "2026-06-23T14:55:34.000000+00:00"});
+    for (k, v) in extra.as_object().expect("object") {
+        c[k] = v.clone();
+    }
+    json!({"type": "response.status.updated", "response_id": "resp_1", "phase": "summary_compact",
+           "context_metrics": metrics(110_000), "context_compaction": c})
+}
+
+// ---------- harness ----------
+
+struct Mounted {
+    root: HtmlElement,
+    state: RwSignal<Toolbar>,
+    now: RwSignal<f64>,
+    _handle: Box<dyn std::any::Any>,
+}
+
+fn detached() -> HtmlElement {
+    document()
+        .create_element("div")
+        .expect("create div")
+        .unchecked_into::<HtmlElement>()
+}
+
+fn mount_toolbar_with(toolbar: Toolbar, lang: Lang) -> Mounted {
+    let root = detached();
+    let state = RwSignal::new(toolbar);
+    let now = RwSignal::new(T0);
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        view! { <StatusToolbar state=state now_ms=now lang=lang session="demo" /> }
+    });
+    Mounted {
+        root,
+        state,
+        now,
+        _handle: Box::new(handle),
+    }
+}
+
+fn mount_toolbar() -> Mounted {
+    mount_toolbar_with(Toolbar::new(), Lang::En)
+}
+
+async fn settle() {
+    for _ in 0..3 {
+        leptos::task::tick().await;
+    }
+}
+
+impl Mounted {
+    async fn push(&self, id: &str, data: &str) {
+        let now = self.now.get_untracked();
+        self.state.update(|t| {
+            t.apply_event(Some(id), EVENT_NAME, data, now);
+        });
+        settle().await;
+    }
+
+    async fn push_json(&self, id: u64, data: &Value) {
+        self.push(&id.to_string(), &data.to_string()).await;
+    }
+
+    async fn act(&self, f: impl FnOnce(&mut Toolbar)) {
+        self.state.update(f);
+        settle().await;
+    }
+
+    fn find(&self, testid: &str) -> Option<Element> {
+        self.root
+            .query_selector(&format!("[data-testid=\"{testid}\"]"))
+            .expect("valid selector")
+    }
+
+    fn get(&self, testid: &str) -> Element {
+        self.find(testid)
+            .unwrap_or_else(|| panic!("no [data-testid={testid}] in {}", self.root.inner_html()))
+    }
+
+    fn text(&self, testid: &str) -> String {
+        self.get(testid).text_content().unwrap_or_default()
+    }
+
+    fn attr(&self, testid: &str, name: &str) -> Option<String> {
+        self.get(testid).get_attribute(name)
+    }
+
+    fn shown(&self) -> String {
+        [
+            "ctxguard-remaining",
+            "ctxguard-usage",
+            "ctxguard-compaction",
+            "ctxguard-bar",
+        ]
+        .iter()
+        .map(|id| self.get(id).outer_html())
+        .collect::<Vec<_>>()
+        .join("\n")
+            + &self
+                .find("ctxguard-over-trigger")
+                .map(|e| e.outer_html())
+                .unwrap_or_default()
+    }
+}
+
+// ---------- the toolbar ----------
+
+#[wasm_bindgen_test]
+async fn remaining_usage_and_bar() {
+    let m = mount_toolbar();
+    settle().await;
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-state").as_deref(),
+        Some("connecting")
+    );
+    assert_eq!(
+        m.attr("ctxguard-compaction", "data-state").as_deref(),
+        Some("idle")
+    );
+
+    m.push_json(1, &event(32_000)).await;
+    assert_eq!(m.text("ctxguard-remaining"), "Context 75% left");
+    assert_eq!(m.text("ctxguard-usage"), "32,000 / 128,000 tokens");
+    assert!(m.find("ctxguard-over-trigger").is_none());
+    assert_eq!(m.text("ctxguard-compaction"), "Compacts at 100,800");
+
+    let bar = m.get("ctxguard-bar");
+    assert_eq!(bar.get_attribute("role").as_deref(), Some("progressbar"));
+    assert_eq!(bar.get_attribute("aria-valuemin").as_deref(), Some("0"));
+    assert_eq!(
+        bar.get_attribute("aria-valuemax").as_deref(),
+        Some("128000")
+    );
+    assert_eq!(bar.get_attribute("aria-valuenow").as_deref(), Some("32000"));
+    assert!(bar.get_attribute("aria-label").is_some());
+    let style = |id: &str| m.attr(id, "style").unwrap_or_default();
+    assert!(
+        style("ctxguard-bar-used").contains("width: 25%"),
+        "{}",
+        style("ctxguard-bar-used")
+    );
+    assert!(
+        style("ctxguard-trigger-mark").contains("left: 78.75%"),
+        "{}",
+        style("ctxguard-trigger-mark")
+    );
+    assert!(
+        style("ctxguard-target-mark").contains("left: 70%"),
+        "{}",
+        style("ctxguard-target-mark")
+    );
+    assert_eq!(
+        m.attr("ctxguard-trigger-mark", "data-tokens").as_deref(),
+        Some("100800")
+    );
+    assert!(m.find("ctxguard-breakdown").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn remaining_is_clamped() {
+    let m = mount_toolbar();
+    let mut e = event(1_000);
+    e["context_metrics"]["display_remaining_percent"] = json!(250);
+    m.push_json(1, &e).await;
+    assert_eq!(m.text("ctxguard-remaining"), "Context 100% left");
+    e["context_metrics"]["display_remaining_percent"] = json!(-7);
+    m.push_json(2, &e).await;
+    assert_eq!(m.text("ctxguard-remaining"), "Context 0% left");
+}
+
+#[wasm_bindgen_test]
+async fn over_trigger_badge_comes_and_goes() {
+    let m = mount_toolbar();
+    m.push_json(1, &event(120_000)).await;
+    assert!(m.find("ctxguard-over-trigger").is_some());
+    assert_eq!(m.text("ctxguard-remaining"), "Context 6% left");
+    assert_eq!(
+        m.attr("ctxguard-bar", "data-level").as_deref(),
+        Some("over-trigger")
+    );
+    m.push_json(2, &event(20_000)).await;
+    assert!(m.find("ctxguard-over-trigger").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn compaction_states() {
+    let m = mount_toolbar();
+    m.push_json(1, &compaction("started", json!({}))).await;
+    assert_eq!(
+        m.attr("ctxguard-compaction", "data-state").as_deref(),
+        Some("compacting")
+    );
+    m.now.set(T0 + 12_300.0);
+    settle().await;
+    assert_eq!(m.text("ctxguard-compaction"), "Compacting… 12s");
+
+    m.push_json(2, &compaction("in_progress", json!({}))).await;
+    m.now.set(T0 + 75_000.0);
+    settle().await;
+    assert_eq!(
+        m.attr("ctxguard-compaction", "data-state").as_deref(),
+        Some("compacting")
+    );
+    assert_eq!(m.text("ctxguard-compaction"), "Compacting… 1m 15s");
+
+    m.push_json(
+        3,
+        &compaction(
+            "completed",
+            json!({"after_tokens": 40_000, "summary_message_id": "m"}),
+        ),
+    )
+    .await;
+    assert_eq!(
+        m.attr("ctxguard-compaction", "data-state").as_deref(),
+        Some("completed")
+    );
+    let text = m.text("ctxguard-compaction");
+    assert!(text.contains("110,000 → 40,000"), "{text}");
+    assert!(text.contains("saved 70,000"), "{text}");
+
+    m.push_json(
+        4,
+        &compaction(
+            "fallback",
+            json!({"failure_reason": "summary_compact_not_applicable"}),
+        ),
+    )
+    .await;
+    assert_eq!(
+        m.attr("ctxguard-compaction", "data-state").as_deref(),
+        Some("fallback")
+    );
+    let text = m.text("ctxguard-compaction");
+    assert!(text.contains("summary_compact_not_applicable"), "{text}");
+}
+
+#[wasm_bindgen_test]
+async fn reconnect_that_first_sees_in_progress_shows_compacting() {
+    let m = mount_toolbar();
+    m.push_json(57, &compaction("in_progress", json!({}))).await;
+    m.now.set(T0 + 30_000.0);
+    settle().await;
+    assert_eq!(
+        m.attr("ctxguard-compaction", "data-state").as_deref(),
+        Some("compacting")
+    );
+    assert_eq!(m.text("ctxguard-compaction"), "Compacting… 30s");
+    assert_eq!(
+        m.attr("ctxguard-toolbar", "data-compaction").as_deref(),
+        Some("compacting")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn event_strings_render_as_text_never_html() {
+    let m = mount_toolbar();
+    let evil = "<img src=x onerror=\"window.__pwned=1\"><b>bold</b>";
+    m.push_json(1, &compaction("fallback", json!({"failure_reason": evil})))
+        .await;
+    let chip = m.get("ctxguard-compaction");
+    assert!(chip.text_content().unwrap_or_default().contains(evil));
+    assert!(chip.query_selector("img").expect("selector").is_none());
+    assert!(chip.query_selector("b").expect("selector").is_none());
+    assert!(m.root.query_selector("img").expect("selector").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn malformed_and_unknown_events_change_nothing() {
+    let m = mount_toolbar();
+    m.push_json(1, &compaction("started", json!({}))).await;
+    let before = m.shown();
+    m.push("2", "{ nope").await;
+    m.push("3", "<script>alert(1)</script>").await;
+    m.push("", &event(5).to_string()).await;
+    m.push(
+        "4",
+        &json!({"type": "response.status.updated", "phase": "final"}).to_string(),
+    )
+    .await;
+    let mut bad_phase = event(5);
+    bad_phase["phase"] = json!("teleport");
+    m.push_json(5, &bad_phase).await;
+    m.act(|t| {
+        t.apply_event(Some("6"), "message", &event(5).to_string(), T0);
+    })
+    .await;
+    assert_eq!(m.shown(), before);
+    assert_eq!(
+        m.attr("ctxguard-ignored", "data-count").as_deref(),
+        Some("6")
+    );
+    // Still applies the next good event.
+    m.push_json(2, &event(5_000)).await;
+    assert_eq!(m.text("ctxguard-usage"), "5,000 / 128,000 tokens");
+}
+
+#[wasm_bindgen_test]
+async fn older_ids_are_ignored() {
+    let m = mount_toolbar();
+    m.push_json(10, &event(50_000)).await;
+    m.push_json(9, &event(120_000)).await;
+    m.push_json(10, &event(120_000)).await;
+    assert_eq!(m.text("ctxguard-usage"), "50,000 / 128,000 tokens");
+    assert!(m.find("ctxguard-over-trigger").is_none());
+    assert!(
+        m.find("ctxguard-ignored").is_none(),
+        "stale events are normal, not flagged"
+    );
+    assert_eq!(
+        m.attr("ctxguard-toolbar", "data-last-event-id").as_deref(),
+        Some("10")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn connection_states_and_restored_flag() {
+    let mut live = Toolbar::new();
+    live.apply_event(Some("7"), EVENT_NAME, &event(64_000).to_string(), T0);
+    let saved = live.snapshot().expect("snapshot");
+
+    let m = mount_toolbar_with(Toolbar::restored_from(Some(saved.clone()), T0), Lang::En);
+    settle().await;
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-restored").as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-state").as_deref(),
+        Some("connecting")
+    );
+    assert_eq!(m.text("ctxguard-remaining"), "Context 50% left");
+
+    m.act(Toolbar::connection_lost).await;
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-state").as_deref(),
+        Some("reconnecting")
+    );
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-restored").as_deref(),
+        Some("true")
+    );
+
+    let mut confirmed = saved;
+    confirmed.event_id = 8;
+    confirmed.context_metrics = serde_json::from_value(metrics(70_400)).ok();
+    m.act(|t| t.apply_context(confirmed, T0)).await;
+    m.act(Toolbar::stream_opened).await;
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-state").as_deref(),
+        Some("live")
+    );
+    assert_eq!(m.attr("ctxguard-connection", "data-restored"), None);
+    assert_eq!(m.text("ctxguard-remaining"), "Context 45% left");
+
+    m.act(Toolbar::connection_lost).await;
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-state").as_deref(),
+        Some("reconnecting")
+    );
+    m.act(|t| t.set_browser_offline(true)).await;
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-state").as_deref(),
+        Some("offline")
+    );
+    m.act(|t| t.set_browser_offline(false)).await;
+    m.act(Toolbar::stream_opened).await;
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-state").as_deref(),
+        Some("live")
+    );
+    m.act(Toolbar::session_not_found).await;
+    assert_eq!(
+        m.attr("ctxguard-connection", "data-state").as_deref(),
+        Some("offline")
+    );
+    assert!(m.text("ctxguard-connection").contains("Unknown session"));
+}
+
+#[wasm_bindgen_test]
+async fn breakdown_when_events_carry_it() {
+    let m = mount_toolbar();
+    let mut e = event(12_800);
+    e["context_metrics"]["breakdown"] = json!({"system": 1_280, "user": 2_560, "assistant": 3_840,
+        "tool_outputs": 2_560, "attachments": 0, "overhead": 2_560});
+    m.push_json(1, &e).await;
+    let legend = m.get("ctxguard-breakdown");
+    let items = legend
+        .query_selector_all("[data-source]")
+        .expect("selector");
+    assert_eq!(items.length(), 6);
+    let tool = legend
+        .query_selector("[data-source=\"tool_outputs\"]")
+        .expect("selector")
+        .expect("tool outputs item");
+    assert!(tool.text_content().unwrap_or_default().contains("2,560"));
+    let segs = m
+        .get("ctxguard-bar-used")
+        .query_selector_all(".bar-seg")
+        .expect("selector");
+    assert_eq!(segs.length(), 5, "zero-token sources get no segment");
+    // Without a breakdown the legend goes away.
+    m.push_json(2, &event(12_800)).await;
+    assert!(m.find("ctxguard-breakdown").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn simplified_chinese() {
+    let m = mount_toolbar_with(Toolbar::new(), Lang::ZhCn);
+    m.push_json(1, &event(120_000)).await;
+    assert_eq!(m.text("ctxguard-remaining"), "上下文剩余 6%");
+    assert_eq!(m.text("ctxguard-usage"), "120,000 / 128,000 tokens");
+    assert!(m.text("ctxguard-over-trigger").contains("压缩阈值"));
+    m.push_json(2, &compaction("in_progress", json!({}))).await;
+    assert!(m.text("ctxguard-compaction").starts_with("正在压缩"));
+    m.act(Toolbar::stream_opened).await;
+    assert_eq!(m.text("ctxguard-connection"), "实时");
+}
+
+// ---------- storage and the app ----------
+
+fn saved_state(used: i64, id: u64) -> SessionSnapshot {
+    let mut t = Toolbar::new();
+    t.apply_event(
+        Some(&id.to_string()),
+        EVENT_NAME,
+        &event(used).to_string(),
+        T0,
+    );
+    t.snapshot().expect("snapshot")
+}
+
+fn local_storage() -> web_sys::Storage {
+    window()
+        .local_storage()
+        .expect("storage")
+        .expect("storage present")
+}
+
+#[wasm_bindgen_test]
+fn storage_round_trip_and_corruption() {
+    let s = saved_state(1_000, 3);
+    assert!(storage::save("t-storage", &s));
+    assert_eq!(storage::load("t-storage"), Some(s));
+    let raw = local_storage()
+        .get_item(&saved::storage_key("t-storage"))
+        .expect("get")
+        .expect("saved");
+    assert!(raw.contains("\"version\":1"));
+    local_storage()
+        .set_item(&saved::storage_key("t-storage"), "{{{ corrupt")
+        .expect("set");
+    assert_eq!(storage::load("t-storage"), None);
+    storage::clear("t-storage");
+    assert_eq!(storage::load("t-storage"), None);
+    assert_eq!(storage::load("never-saved"), None);
+}
+
+#[wasm_bindgen_test]
+async fn app_renders_saved_state_at_once_marked_restored() {
+    // The test server has no /api, so the server never confirms: the page stays restored.
+    local_storage()
+        .set_item(
+            &saved::storage_key("demo"),
+            &saved::encode("demo", &saved_state(96_000, 41), T0),
+        )
+        .expect("set");
+    let root = detached();
+    let handle = leptos::mount::mount_to(root.clone(), App);
+    let q = |id: &str| {
+        root.query_selector(&format!("[data-testid=\"{id}\"]"))
+            .expect("selector")
+            .unwrap_or_else(|| panic!("no {id}"))
+    };
+    assert_eq!(
+        q("ctxguard-remaining").text_content().as_deref(),
+        Some("Context 25% left")
+    );
+    assert_eq!(
+        q("ctxguard-usage").text_content().as_deref(),
+        Some("96,000 / 128,000 tokens")
+    );
+    assert_eq!(
+        q("ctxguard-connection")
+            .get_attribute("data-restored")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(q("ctxguard-attachments")
+        .text_content()
+        .unwrap_or_default()
+        .contains("15,000"));
+    // Give the /context fetch time to fail: still restored, state not lost, nothing thrown.
+    sleep_ms(300).await;
+    assert_eq!(
+        q("ctxguard-connection")
+            .get_attribute("data-restored")
+            .as_deref(),
+        Some("true")
+    );
+    assert_ne!(
+        q("ctxguard-connection")
+            .get_attribute("data-state")
+            .as_deref(),
+        Some("live")
+    );
+    assert_eq!(
+        q("ctxguard-remaining").text_content().as_deref(),
+        Some("Context 25% left")
+    );
+    drop(handle);
+    storage::clear("demo");
+}
+
+#[wasm_bindgen_test]
+async fn app_survives_corrupt_and_throwing_storage() {
+    local_storage()
+        .set_item(&saved::storage_key("demo"), "\u{0}garbage")
+        .expect("set");
+    let root = detached();
+    let handle = leptos::mount::mount_to(root.clone(), App);
+    settle().await;
+    let remaining = root
+        .query_selector("[data-testid=\"ctxguard-remaining\"]")
+        .expect("selector")
+        .expect("remaining");
+    assert_eq!(remaining.text_content().as_deref(), Some("Context –% left"));
+    drop(handle);
+    storage::clear("demo");
+
+    // Storage that throws on every access.
+    js_sys::eval(
+        "Object.defineProperty(window, 'localStorage', { configurable: true, get() { throw new Error('denied'); } })",
+    )
+    .expect("install throwing storage");
+    assert!(!storage::save("demo", &saved_state(1, 1)));
+    assert_eq!(storage::load("demo"), None);
+    let root = detached();
+    let handle = leptos::mount::mount_to(root.clone(), App);
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=\"ctxguard-toolbar\"]")
+        .expect("selector")
+        .is_some());
+    drop(handle);
+    js_sys::eval("delete window.localStorage").expect("restore storage");
+}
+
+#[wasm_bindgen_test]
+fn stream_urls() {
+    let c = StreamConfig {
+        api_base: "http://127.0.0.1:9000/".into(),
+        session: "a b/c".into(),
+    };
+    assert_eq!(
+        c.context_url(),
+        "http://127.0.0.1:9000/api/sessions/a%20b%2Fc/context"
+    );
+    assert_eq!(
+        c.events_url(None),
+        "http://127.0.0.1:9000/api/sessions/a%20b%2Fc/events"
+    );
+    assert_eq!(
+        c.events_url(Some(12)),
+        "http://127.0.0.1:9000/api/sessions/a%20b%2Fc/events?last_event_id=12"
+    );
+}
+
+// ---------- attachment preview ----------
+
+async fn sleep_ms(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .expect("timeout");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("sleep");
+}
+
+fn browser_file(name: &str, bytes: &[u8], mime: &str) -> web_sys::File {
+    let parts = js_sys::Array::new();
+    parts.push(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::FilePropertyBag::new();
+    options.set_type(mime);
+    web_sys::File::new_with_u8_array_sequence_and_options(&parts, name, &options).expect("file")
+}
+
+#[wasm_bindgen_test]
+async fn files_are_read_in_the_browser() {
+    let text = read_file(browser_file(
+        "notes.md",
+        "# hi\nthere".as_bytes(),
+        "text/markdown",
+    ))
+    .await;
+    assert_eq!(text.body, FileBody::Text("# hi\nthere".into()));
+    assert_eq!(text.mime_type.as_deref(), Some("text/markdown"));
+    assert_eq!(text.size_bytes, 10);
+    let bin = read_file(browser_file(
+        "logo.png",
+        &[0x89, b'P', b'N', b'G', 0, 0xff],
+        "image/png",
+    ))
+    .await;
+    assert_eq!(bin.body, FileBody::Binary);
+    let latin1 = read_file(browser_file("old.txt", &[b'c', b'a', b'f', 0xe9], "")).await;
+    assert_eq!(latin1.body, FileBody::Binary);
+    assert_eq!(latin1.mime_type, None);
+}
+
+#[wasm_bindgen_test]
+async fn attachment_rows_and_rendered_preview() {
+    let root = detached();
+    let files = RwSignal::new(Vec::<PickedFile>::new());
+    let budget = RwSignal::new(AttachmentBudget {
+        model: "gpt-4o".into(),
+        limit_tokens: 400,
+    });
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        view! { <AttachmentPanel budget=budget lang=Lang::En files=files /> }
+    });
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=\"ctxguard-attachment-row\"]")
+        .expect("selector")
+        .is_none());
+    assert!(root
+        .query_selector("input[type=file]")
+        .expect("selector")
+        .is_some());
+
+    let big = "The quick brown fox jumps over the lazy dog. ".repeat(200);
+    files.set(vec![
+        PickedFile {
+            name: "short.txt".into(),
+            mime_type: Some("text/plain".into()),
+            size_bytes: 11,
+            body: FileBody::Text("hello world".into()),
+        },
+        PickedFile {
+            name: "long.log".into(),
+            mime_type: Some("text/plain".into()),
+            size_bytes: big.len() as i64,
+            body: FileBody::Text(big),
+        },
+        PickedFile {
+            name: "<b>photo</b>.jpg".into(),
+            mime_type: Some("image/jpeg".into()),
+            size_bytes: 2_048,
+            body: FileBody::Binary,
+        },
+    ]);
+    settle().await;
+    let rows = root
+        .query_selector_all("[data-testid=\"ctxguard-attachment-row\"]")
+        .expect("selector");
+    assert_eq!(rows.length(), 3);
+    let row = |i: u32| rows.item(i).expect("row").unchecked_into::<Element>();
+    let field = |i: u32, f: &str| {
+        row(i)
+            .query_selector(&format!("[data-field=\"{f}\"]"))
+            .expect("selector")
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    assert_eq!(row(0).get_attribute("data-state").as_deref(), Some("fits"));
+    assert_eq!(row(1).get_attribute("data-state").as_deref(), Some("cut"));
+    assert_eq!(
+        row(2).get_attribute("data-state").as_deref(),
+        Some("binary")
+    );
+    assert_eq!(field(0, "tokens"), "2");
+    assert_eq!(field(1, "tokens"), "2,001");
+    assert_eq!(field(2, "tokens"), "—");
+    assert!(row(1)
+        .text_content()
+        .unwrap_or_default()
+        .contains("will be cut"));
+    assert!(row(2)
+        .text_content()
+        .unwrap_or_default()
+        .contains("<b>photo</b>.jpg"));
+    assert!(row(2).query_selector("b").expect("selector").is_none());
+
+    let rendered = root
+        .query_selector("[data-testid=\"ctxguard-rendered\"]")
+        .expect("selector")
+        .expect("rendered preview");
+    assert_eq!(rendered.tag_name().to_lowercase(), "details");
+    let pre = rendered.text_content().unwrap_or_default();
+    assert!(
+        pre.contains("[Attachment: short.txt | ID: 1 | Type: text/plain"),
+        "{pre}"
+    );
+    assert!(pre.contains("Truncated: yes"));
+    assert!(pre.contains("[Image Attachment: <b>photo</b>.jpg | ID: 3"));
+
+    // A bigger budget: nothing is cut any more.
+    budget.set(AttachmentBudget {
+        model: "gpt-4o".into(),
+        limit_tokens: 15_000,
+    });
+    settle().await;
+    let rows = root
+        .query_selector_all("[data-testid=\"ctxguard-attachment-row\"][data-state=\"cut\"]")
+        .expect("selector");
+    assert_eq!(rows.length(), 0);
+}
