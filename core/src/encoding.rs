@@ -3,9 +3,9 @@
 //! cl100k_base as the reference's token counter does).
 //!
 //! Each encoding is built on first use and shared for the life of the process,
-//! so a page that only ever asks for o200k models never parses cl100k.
+//! so a page that only ever asks for o200k models never sets up cl100k.
 
-use tiktoken_rs::CoreBPE;
+use crate::bpe::{self, Encoder};
 
 /// A tiktoken encoding, named as tiktoken names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -125,17 +125,17 @@ impl Encoding {
         }
     }
 
-    /// The shared BPE for ordinary (no special tokens) encoding, built on first use.
+    /// The shared encoder for ordinary (no special tokens) encoding, built on first use.
     ///
     /// Encodings that share ranks and pattern share one instance: harmony uses
     /// o200k's, p50k_edit uses p50k's and gpt2 uses r50k's, since ordinary
     /// encoding never looks at special tokens.
-    pub(crate) fn bpe(self) -> &'static CoreBPE {
+    pub fn encoder(self) -> &'static Encoder {
         match self {
-            Encoding::O200kBase | Encoding::O200kHarmony => tiktoken_rs::o200k_base_singleton(),
-            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
-            Encoding::P50kBase | Encoding::P50kEdit => tiktoken_rs::p50k_base_singleton(),
-            Encoding::R50kBase | Encoding::Gpt2 => tiktoken_rs::r50k_base_singleton(),
+            Encoding::O200kBase | Encoding::O200kHarmony => bpe::o200k_base(),
+            Encoding::Cl100kBase => bpe::cl100k_base(),
+            Encoding::P50kBase | Encoding::P50kEdit => bpe::p50k_base(),
+            Encoding::R50kBase | Encoding::Gpt2 => bpe::r50k_base(),
         }
     }
 }
@@ -191,14 +191,20 @@ mod tests {
     #[test]
     fn exact_then_prefix_then_fallback() {
         assert_eq!(Encoding::for_model("gpt-4o"), Encoding::O200kBase);
-        assert_eq!(Encoding::for_model("gpt-4o-mini-2024-07-18"), Encoding::O200kBase);
+        assert_eq!(
+            Encoding::for_model("gpt-4o-mini-2024-07-18"),
+            Encoding::O200kBase
+        );
         assert_eq!(Encoding::for_model("gpt-4-turbo"), Encoding::Cl100kBase);
         assert_eq!(Encoding::for_model("gpt-oss-20b"), Encoding::O200kHarmony);
         assert_eq!(Encoding::for_model("ft:gpt-4o:org"), Encoding::O200kBase);
         assert_eq!(Encoding::for_model("text-davinci-003"), Encoding::P50kBase);
         // Case-sensitive, unlike tiktoken-rs's own lookup.
         assert_eq!(Encoding::for_model("GPT-4O"), Encoding::Cl100kBase);
-        assert_eq!(Encoding::for_model("claude-3-5-sonnet"), Encoding::Cl100kBase);
+        assert_eq!(
+            Encoding::for_model("claude-3-5-sonnet"),
+            Encoding::Cl100kBase
+        );
         assert_eq!(Encoding::for_model("o1"), Encoding::O200kBase);
         assert_eq!(Encoding::for_model("o1x"), Encoding::Cl100kBase);
     }

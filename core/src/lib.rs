@@ -32,6 +32,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod attachment;
+pub mod bpe;
 pub mod budget;
 pub mod conformance;
 pub mod encoding;

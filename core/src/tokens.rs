@@ -2,11 +2,14 @@
 //! does them: ordinary encoding (special-token text is plain text), the chat
 //! message overhead rules, and lossy decoding of a cut token run.
 
+use crate::bpe::Encoder;
 use crate::encoding::Encoding;
 use crate::message::{Content, ContentPart, Message, ToolCall};
 use crate::pyjson;
 use serde_json::Value;
-use tiktoken_rs::{CoreBPE, Rank};
+
+/// A token id.
+pub type Rank = u32;
 
 /// Tokens added per message by the chat format.
 pub const TOKENS_PER_MESSAGE: usize = 4;
@@ -21,7 +24,7 @@ pub const VIDEO_TOKENS: usize = 3600;
 #[derive(Clone, Copy)]
 pub struct TokenCounter {
     encoding: Encoding,
-    bpe: &'static CoreBPE,
+    bpe: &'static Encoder,
 }
 
 impl std::fmt::Debug for TokenCounter {
@@ -42,7 +45,7 @@ impl TokenCounter {
     pub fn for_encoding(encoding: Encoding) -> Self {
         TokenCounter {
             encoding,
-            bpe: encoding.bpe(),
+            bpe: encoding.encoder(),
         }
     }
 
@@ -56,7 +59,7 @@ impl TokenCounter {
         if text.is_empty() {
             return 0;
         }
-        self.bpe.encode_ordinary(text).len()
+        self.bpe.count_ordinary(text)
     }
 
     /// The tokens of `text`, ordinary encoding.
@@ -66,13 +69,7 @@ impl TokenCounter {
 
     /// Decodes tokens, replacing split UTF-8 sequences with U+FFFD as Python's `errors="replace"` does.
     pub fn decode_lossy(&self, tokens: &[Rank]) -> String {
-        let mut bytes = Vec::with_capacity(tokens.len() * 4);
-        for token in tokens {
-            if let Ok(b) = self.bpe.decode_bytes(std::slice::from_ref(token)) {
-                bytes.extend_from_slice(&b);
-            }
-        }
-        String::from_utf8_lossy(&bytes).into_owned()
+        String::from_utf8_lossy(&self.bpe.decode_bytes(tokens)).into_owned()
     }
 
     /// Tokens of one message without the list's reply priming.
@@ -94,7 +91,11 @@ impl TokenCounter {
 
     /// Tokens of a message list: every message plus the reply priming once (`[]` counts 3).
     pub fn count_messages(&self, messages: &[Message]) -> usize {
-        messages.iter().map(|m| self.count_message(m)).sum::<usize>() + TOKENS_PER_REPLY
+        messages
+            .iter()
+            .map(|m| self.count_message(m))
+            .sum::<usize>()
+            + TOKENS_PER_REPLY
     }
 
     /// Tokens of a message's tool calls (function names and arguments).

@@ -133,7 +133,14 @@ pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounte
             let (head, tail) = head_tail_budget(limit);
             let head_text = counter.decode_lossy(&ids[..head]);
             let tail_text = counter.decode_lossy(&ids[total - tail..]);
-            cut(PolicyKind::Tokens, &head_text, &tail_text, total, limit, total - limit)
+            cut(
+                PolicyKind::Tokens,
+                &head_text,
+                &tail_text,
+                total,
+                limit,
+                total - limit,
+            )
         }
         PolicyKind::Bytes => {
             let total_tokens = counter.count_text(body);
@@ -144,7 +151,14 @@ pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounte
             let (head, tail) = head_tail_budget(limit);
             let head_text = &body[..floor_char_boundary(body, head)];
             let tail_text = &body[ceil_char_boundary(body, total_bytes - tail)..];
-            cut(PolicyKind::Bytes, head_text, tail_text, total_tokens, limit, total_bytes - limit)
+            cut(
+                PolicyKind::Bytes,
+                head_text,
+                tail_text,
+                total_tokens,
+                limit,
+                total_bytes - limit,
+            )
         }
     }
 }
@@ -159,7 +173,14 @@ fn unchanged(body: &str, total_tokens: usize) -> Cut {
     }
 }
 
-fn cut(kind: PolicyKind, head: &str, tail: &str, total_tokens: usize, kept: usize, dropped: usize) -> Cut {
+fn cut(
+    kind: PolicyKind,
+    head: &str,
+    tail: &str,
+    total_tokens: usize,
+    kept: usize,
+    dropped: usize,
+) -> Cut {
     let marker = format!("\u{2026}{dropped} {} truncated\u{2026}", kind.unit());
     Cut {
         rendered: format!("{marker}\n{head}\n{marker}\n{tail}"),
@@ -246,7 +267,9 @@ pub fn parse_rendered(text: &str) -> RawToolOutput {
             ..RawToolOutput::default()
         };
     }
-    let (first, rest) = text.split_once('\n').map_or((text, None), |(a, b)| (a, Some(b)));
+    let (first, rest) = text
+        .split_once('\n')
+        .map_or((text, None), |(a, b)| (a, Some(b)));
     let tool_name = Some(parse_header_name(first));
     let Some(rest) = rest else {
         return RawToolOutput {
@@ -298,7 +321,10 @@ pub fn render_raw(raw: &RawToolOutput, policy: TruncationPolicy, counter: &Token
     let mut out = format!("[tool_output name={name} total_tokens={}", cut.total_tokens);
     if cut.truncated {
         let unit = policy.kind.unit();
-        out.push_str(&format!(" kept_{unit}={} truncated_{unit}={} truncated=true]", cut.kept, cut.dropped));
+        out.push_str(&format!(
+            " kept_{unit}={} truncated_{unit}={} truncated=true]",
+            cut.kept, cut.dropped
+        ));
     } else {
         out.push_str(" truncated=false]");
     }
@@ -308,7 +334,10 @@ pub fn render_raw(raw: &RawToolOutput, policy: TruncationPolicy, counter: &Token
         .exit_code
         .map(|c| format!("exit_code={c}"))
         .into_iter()
-        .chain(raw.wall_time.map(|t| format!("wall_time={}s", format_wall_time(t))))
+        .chain(
+            raw.wall_time
+                .map(|t| format!("wall_time={}s", format_wall_time(t))),
+        )
         .collect();
     if !footer.is_empty() {
         out.push_str(&format!("\n[{}]", footer.join(" ")));
@@ -319,18 +348,26 @@ pub fn render_raw(raw: &RawToolOutput, policy: TruncationPolicy, counter: &Token
 /// The raw output a tool message carries: content, name, and exit code / wall time from `additional_kwargs`.
 pub fn extract_raw(message: &Message) -> ToolOutputInput {
     let text = message.content_as_text();
+    if text.starts_with(HEADER_PREFIX) {
+        // An earlier rendering: recover its body, name and footer so headers never nest.
+        return ToolOutputInput::Text(text);
+    }
     let tool_name = message.name.clone().filter(|n| !n.trim().is_empty());
     let kwargs = message.additional_kwargs.as_ref();
-    let exit_code = kwargs.and_then(|k| k.get("exit_code")).and_then(|v| match v {
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    });
-    let wall_time = kwargs.and_then(|k| k.get("wall_time")).and_then(|v| match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    });
+    let exit_code = kwargs
+        .and_then(|k| k.get("exit_code"))
+        .and_then(|v| match v {
+            Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+            Value::String(s) => s.trim().parse().ok(),
+            _ => None,
+        });
+    let wall_time = kwargs
+        .and_then(|k| k.get("wall_time"))
+        .and_then(|v| match v {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => s.trim().parse().ok(),
+            _ => None,
+        });
     if tool_name.is_none() && exit_code.is_none() && wall_time.is_none() {
         // A bare string may be an earlier rendering; let the renderer recover it.
         return ToolOutputInput::Text(text);
@@ -353,7 +390,11 @@ pub fn is_bypassed(message: &Message) -> bool {
     };
     serde_json::from_str::<Value>(text)
         .ok()
-        .and_then(|v| v.get("mode").and_then(Value::as_str).map(|m| m == "direct_injection"))
+        .and_then(|v| {
+            v.get("mode")
+                .and_then(Value::as_str)
+                .map(|m| m == "direct_injection")
+        })
         .unwrap_or(false)
 }
 
@@ -375,23 +416,48 @@ mod tests {
             wall_time: Some(1.25),
         };
         let once = render_raw(&raw, TruncationPolicy::tokens(50), &c);
-        let twice = render(&ToolOutputInput::Text(once.clone()), TruncationPolicy::tokens(50), &c);
-        let total = c.count_text(&raw.text);
-        assert!(once.starts_with(&format!(
-            "[tool_output name=run_shell total_tokens={total} kept_tokens=50 truncated_tokens={} truncated=true]\n",
-            total - 50
-        )));
+        // A second pass with room for the cut body keeps it whole, under one header.
+        let twice = render(
+            &ToolOutputInput::Text(once.clone()),
+            TruncationPolicy::tokens(100),
+            &c,
+        );
         assert!(once.ends_with("\n[exit_code=1 wall_time=1.2s]"));
-        // The second pass sees the cut body, which is short enough now.
         assert!(twice.contains("truncated=false]"));
-        let thrice = render(&ToolOutputInput::Text(twice.clone()), TruncationPolicy::tokens(50), &c);
-        assert_eq!(twice.len(), thrice.len());
+        assert_eq!(twice.matches("[tool_output ").count(), 1);
+        assert!(twice.ends_with("\n[exit_code=1 wall_time=1.2s]"));
+        let thrice = render(
+            &ToolOutputInput::Text(twice.clone()),
+            TruncationPolicy::tokens(100),
+            &c,
+        );
+        assert_eq!(twice, thrice);
     }
 
     #[test]
     fn byte_cuts_drop_partial_characters() {
-        let cut = truncate_body("能能能", TruncationPolicy { kind: PolicyKind::Bytes, limit: 4 }, &counter());
+        let cut = truncate_body(
+            "能能能",
+            TruncationPolicy {
+                kind: PolicyKind::Bytes,
+                limit: 4,
+            },
+            &counter(),
+        );
         assert_eq!(cut.rendered, "…5 bytes truncated…\n\n…5 bytes truncated…\n");
+    }
+
+    #[test]
+    fn extracting_a_compacted_message_does_not_nest_headers() {
+        let c = counter();
+        let mut m = Message::new(
+            "tool",
+            "[tool_output name=grep total_tokens=1 truncated=false]\nx\n[exit_code=0]",
+        );
+        m.name = Some("grep".into());
+        let again = render(&extract_raw(&m), TruncationPolicy::tokens(10), &c);
+        assert_eq!(again.matches("[tool_output ").count(), 1);
+        assert!(again.ends_with("\n[exit_code=0]"));
     }
 
     #[test]

@@ -1,0 +1,232 @@
+//! ctxguard's own BPE engine: tiktoken's exact output, with no start-up
+//! parsing and linear-time behaviour on adversarial input.
+//!
+//! - The vocabularies are generated at build time from tiktoken-rs's data
+//!   (`build.rs`) as one length byte per rank plus the token bytes in rank
+//!   order, embedded with `include_bytes!`; start-up only fills an
+//!   open-addressing table of ranks (O(vocabulary)).
+//! - Pre-tokenization is hand-written ([`pretokenize`]) instead of a regex.
+//! - Merging follows tiktoken's rule, with a heap for long pieces ([`merge`]).
+//!
+//! tiktoken-rs stays the oracle: the differential tests compare both engines
+//! on the conformance corpus and on generated text.
+
+pub mod merge;
+pub mod pretokenize;
+pub mod unicode;
+
+use pretokenize::Pattern;
+use std::sync::LazyLock;
+
+/// One vocabulary: token bytes by rank, and a rank lookup by bytes.
+pub struct Vocabulary {
+    data: &'static [u8],
+    /// Byte offset of each rank's bytes in `data`; one extra entry at the end.
+    offsets: Vec<u32>,
+    /// Open-addressing table of `rank + 1` (0 = empty).
+    table: Vec<u32>,
+    mask: usize,
+    max_token_len: usize,
+}
+
+impl std::fmt::Debug for Vocabulary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Vocabulary")
+            .field("tokens", &self.len())
+            .finish()
+    }
+}
+
+#[inline]
+fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut buf = [0u8; 8];
+        buf[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(buf)).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
+impl Vocabulary {
+    /// Builds the lookup over a table produced by `build.rs`. O(number of tokens).
+    fn from_table(table: &'static [u8]) -> Self {
+        let count = u32::from_le_bytes([table[0], table[1], table[2], table[3]]) as usize;
+        let lengths = &table[4..4 + count];
+        let data = &table[4 + count..];
+        let mut offsets = Vec::with_capacity(count + 1);
+        let mut at = 0u32;
+        let mut max_token_len = 0;
+        for &len in lengths {
+            offsets.push(at);
+            at += u32::from(len);
+            max_token_len = max_token_len.max(len as usize);
+        }
+        offsets.push(at);
+        let slots = (count * 2).next_power_of_two().max(16);
+        let mask = slots - 1;
+        let mut slots_vec = vec![0u32; slots];
+        for rank in 0..count {
+            let (a, b) = (offsets[rank] as usize, offsets[rank + 1] as usize);
+            if a == b {
+                continue; // special token or unused rank
+            }
+            let mut i = hash(&data[a..b]) as usize & mask;
+            while slots_vec[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            slots_vec[i] = rank as u32 + 1;
+        }
+        Vocabulary {
+            data,
+            offsets,
+            table: slots_vec,
+            mask,
+            max_token_len,
+        }
+    }
+
+    /// Number of ranks (including unused ones).
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Whether the vocabulary has no tokens.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes of `rank` (empty for unknown ranks).
+    #[inline]
+    pub fn token_bytes(&self, rank: u32) -> &[u8] {
+        let r = rank as usize;
+        if r + 1 >= self.offsets.len() {
+            return &[];
+        }
+        &self.data[self.offsets[r] as usize..self.offsets[r + 1] as usize]
+    }
+
+    /// The rank of exactly these bytes, if they are a token.
+    #[inline]
+    pub fn rank(&self, bytes: &[u8]) -> Option<u32> {
+        if bytes.is_empty() || bytes.len() > self.max_token_len {
+            return None;
+        }
+        let mut i = hash(bytes) as usize & self.mask;
+        loop {
+            let slot = self.table[i];
+            if slot == 0 {
+                return None;
+            }
+            if self.token_bytes(slot - 1) == bytes {
+                return Some(slot - 1);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+}
+
+/// A tokenizer: a vocabulary and its pre-tokenizer.
+#[derive(Debug)]
+pub struct Encoder {
+    vocab: Vocabulary,
+    pattern: Pattern,
+}
+
+impl Encoder {
+    fn new(table: &'static [u8], pattern: Pattern) -> Self {
+        Encoder {
+            vocab: Vocabulary::from_table(table),
+            pattern,
+        }
+    }
+
+    /// The vocabulary.
+    pub fn vocabulary(&self) -> &Vocabulary {
+        &self.vocab
+    }
+
+    /// Ordinary encoding (special-token text is plain text), token for token as tiktoken.
+    pub fn encode_ordinary(&self, text: &str) -> Vec<u32> {
+        let mut out = Vec::with_capacity(text.len() / 3 + 1);
+        let mut scratch = merge::Scratch::default();
+        for piece in pretokenize::pieces(text, self.pattern) {
+            let bytes = piece.as_bytes();
+            match self.vocab.rank(bytes) {
+                Some(r) => out.push(r),
+                None => merge::encode_piece(&self.vocab, bytes, &mut out, &mut scratch),
+            }
+        }
+        out
+    }
+
+    /// Number of tokens of `text`; allocates only for pieces that need merging.
+    pub fn count_ordinary(&self, text: &str) -> usize {
+        let mut count = 0;
+        let mut tokens = Vec::new();
+        let mut scratch = merge::Scratch::default();
+        for piece in pretokenize::pieces(text, self.pattern) {
+            let bytes = piece.as_bytes();
+            if self.vocab.rank(bytes).is_some() {
+                count += 1;
+            } else {
+                tokens.clear();
+                merge::encode_piece(&self.vocab, bytes, &mut tokens, &mut scratch);
+                count += tokens.len();
+            }
+        }
+        count
+    }
+
+    /// The bytes of a token sequence (may split a UTF-8 character at either end).
+    pub fn decode_bytes(&self, tokens: &[u32]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(tokens.len() * 4);
+        for &t in tokens {
+            out.extend_from_slice(self.vocab.token_bytes(t));
+        }
+        out
+    }
+}
+
+macro_rules! encoder {
+    ($name:ident, $file:literal, $pattern:expr) => {
+        static $name: LazyLock<Encoder> = LazyLock::new(|| {
+            Encoder::new(
+                include_bytes!(concat!(env!("OUT_DIR"), "/", $file)),
+                $pattern,
+            )
+        });
+    };
+}
+
+encoder!(O200K, "o200k_base.vocab", Pattern::O200k);
+encoder!(CL100K, "cl100k_base.vocab", Pattern::Cl100k);
+encoder!(P50K, "p50k_base.vocab", Pattern::Gpt2);
+encoder!(R50K, "r50k_base.vocab", Pattern::Gpt2);
+
+/// The shared o200k_base encoder, built on first use.
+pub fn o200k_base() -> &'static Encoder {
+    &O200K
+}
+
+/// The shared cl100k_base encoder, built on first use.
+pub fn cl100k_base() -> &'static Encoder {
+    &CL100K
+}
+
+/// The shared p50k_base encoder, built on first use.
+pub fn p50k_base() -> &'static Encoder {
+    &P50K
+}
+
+/// The shared r50k_base encoder, built on first use.
+pub fn r50k_base() -> &'static Encoder {
+    &R50K
+}

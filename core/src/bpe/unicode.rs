@@ -1,0 +1,87 @@
+//! Unicode classes the pre-tokenizers test, from a range table generated at
+//! build time out of regex-syntax's tables (the ones tiktoken's regexes use).
+//! Lookups are a table index for the BMP and a binary search above it.
+
+use std::sync::LazyLock;
+
+include!(concat!(env!("OUT_DIR"), "/unicode_classes.rs"));
+
+/// `\p{L}`.
+pub const LETTER: u16 = 1;
+/// `\p{N}`.
+pub const NUMBER: u16 = 1 << 1;
+/// `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`.
+pub const UPPERISH: u16 = 1 << 2;
+/// `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`.
+pub const LOWERISH: u16 = 1 << 3;
+/// `\s` (White_Space).
+pub const SPACE: u16 = 1 << 4;
+/// Case-insensitive `s` (`s`, `S`, `ſ`).
+pub const FOLD_S: u16 = 1 << 5;
+/// Case-insensitive `t`.
+pub const FOLD_T: u16 = 1 << 6;
+/// Case-insensitive `d`.
+pub const FOLD_D: u16 = 1 << 7;
+/// Case-insensitive `m`.
+pub const FOLD_M: u16 = 1 << 8;
+/// Case-insensitive `l`.
+pub const FOLD_L: u16 = 1 << 9;
+/// Case-insensitive `v`.
+pub const FOLD_V: u16 = 1 << 10;
+/// Case-insensitive `e`.
+pub const FOLD_E: u16 = 1 << 11;
+/// Case-insensitive `r`.
+pub const FOLD_R: u16 = 1 << 12;
+
+static BMP: LazyLock<Box<[u16]>> = LazyLock::new(|| {
+    let mut table = vec![0u16; 0x1_0000].into_boxed_slice();
+    for &(first, last, mask) in CLASS_RANGES.iter() {
+        if first > 0xFFFF {
+            break;
+        }
+        for c in first..=last.min(0xFFFF) {
+            table[c as usize] = mask;
+        }
+    }
+    table
+});
+
+/// The class bits of `c`.
+#[inline]
+pub fn class(c: char) -> u16 {
+    let cp = c as u32;
+    if cp <= 0xFFFF {
+        return BMP[cp as usize];
+    }
+    match CLASS_RANGES.binary_search_by(|&(first, last, _)| {
+        if last < cp {
+            std::cmp::Ordering::Less
+        } else if first > cp {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    }) {
+        Ok(i) => CLASS_RANGES[i].2,
+        Err(_) => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_match_expectations() {
+        assert_ne!(class('a') & LOWERISH, 0);
+        assert_ne!(class('A') & UPPERISH, 0);
+        assert_eq!(class('A') & LOWERISH, 0);
+        assert_ne!(class('中') & (UPPERISH | LOWERISH), 0);
+        assert_ne!(class('7') & NUMBER, 0);
+        assert_ne!(class('\u{3000}') & SPACE, 0);
+        assert_ne!(class('ſ') & FOLD_S, 0);
+        assert_ne!(class('\u{0301}') & UPPERISH, 0);
+        assert_eq!(class('\u{0301}') & LETTER, 0);
+        assert_ne!(class('𝐀') & LETTER, 0);
+    }
+}

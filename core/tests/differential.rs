@@ -1,0 +1,204 @@
+//! ctxguard's BPE engine against tiktoken-rs, the oracle: identical tokens on
+//! the conformance corpus and on generated text for every encoding.
+
+use ctxguard_core::bpe;
+use proptest::prelude::*;
+
+fn engines() -> [(
+    &'static str,
+    &'static bpe::Encoder,
+    &'static tiktoken_rs::CoreBPE,
+); 4] {
+    [
+        (
+            "o200k_base",
+            bpe::o200k_base(),
+            tiktoken_rs::o200k_base_singleton(),
+        ),
+        (
+            "cl100k_base",
+            bpe::cl100k_base(),
+            tiktoken_rs::cl100k_base_singleton(),
+        ),
+        (
+            "p50k_base",
+            bpe::p50k_base(),
+            tiktoken_rs::p50k_base_singleton(),
+        ),
+        (
+            "r50k_base",
+            bpe::r50k_base(),
+            tiktoken_rs::r50k_base_singleton(),
+        ),
+    ]
+}
+
+fn check(text: &str) -> Result<(), String> {
+    for (name, ours, oracle) in engines() {
+        let a = ours.encode_ordinary(text);
+        let b = oracle.encode_ordinary(text);
+        if a != b {
+            let at = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+            return Err(format!(
+                "{name} differs at token {at} for {:?}: ours {:?} oracle {:?}",
+                text.chars().take(80).collect::<String>(),
+                &a[at..(at + 5).min(a.len())],
+                &b[at..(at + 5).min(b.len())]
+            ));
+        }
+        if ours.count_ordinary(text) != b.len() {
+            return Err(format!("{name}: count differs from encode length"));
+        }
+    }
+    Ok(())
+}
+
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn conformance_corpus_encodes_identically() {
+    let text = include_str!("../../tests/conformance/vectors.jsonl");
+    let mut all = Vec::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("valid vector line");
+        strings(&v, &mut all);
+    }
+    all.sort();
+    all.dedup();
+    let mut failures = Vec::new();
+    for s in &all {
+        if let Err(e) = check(s) {
+            failures.push(e);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} strings differ; first: {}",
+        failures.len(),
+        all.len(),
+        failures[0]
+    );
+}
+
+#[test]
+fn edge_cases_encode_identically() {
+    let cases = [
+        "",
+        " ",
+        "  ",
+        "\n",
+        "\r\n",
+        " \n ",
+        "a\n\n  b",
+        "x   ",
+        "   ",
+        "\t\tword",
+        "HELLO world",
+        "Hello'S it'LL",
+        "it'ſ",
+        "'ſ",
+        "don't",
+        "'sound",
+        "ǅungla ǅ",
+        "ʰhello",
+        "a\u{0301}b",
+        "\u{0301}abc",
+        " \u{0301}x",
+        "(\u{0301})",
+        "12345678",
+        "١٢٣٤",
+        "a1b2",
+        "foo/bar\n/baz",
+        "!!\n\n//",
+        " ?!",
+        "😀😀",
+        "👍🏽",
+        "🇨🇳🇨🇳",
+        "\u{200d}x",
+        "\u{3000}中文\u{3000}",
+        "x\u{a0}\u{a0}y",
+        "\u{1c}\u{1f}",
+        "<|endoftext|>",
+        "ＡＢＣ",
+        "ǈǈ",
+        "Ⅻ",
+        "ⅻ",
+        "𝐀𝐁𝐜",
+        "\u{2028}a\u{2029}",
+        "\r\r\n\n",
+        "  \r\n  x",
+        "a\u{85}b",
+        "'S'T'RE'VE'M'LL'D",
+        "'re're",
+        "''s",
+    ];
+    for c in cases {
+        check(c).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
+fn long_runs_without_whitespace_encode_identically() {
+    let mut seed = 7u64;
+    let mut rand = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let letters: String = (0..6_000)
+        .map(|_| (b'a' + (rand() % 26) as u8) as char)
+        .collect();
+    let b64: String = (0..6_000)
+        .map(|_| {
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+                [(rand() % 64) as usize] as char
+        })
+        .collect();
+    for text in [
+        "a".repeat(5000),
+        letters,
+        b64,
+        "ab".repeat(3000),
+        " ".repeat(3000),
+    ] {
+        check(&text).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+fn unicode_text() -> impl Strategy<Value = String> {
+    let pieces = prop_oneof![
+        "[a-zA-Z]{1,8}",
+        "[ \\t\\n\\r]{1,3}",
+        "'[sStTdDmMlLvVrReE]{1,2}",
+        "[0-9]{1,5}",
+        "[!-/:-@\\[-`{-~]{1,3}",
+        "[\u{00c0}-\u{024f}]{1,3}",
+        "[\u{0300}-\u{036f}]",
+        "[\u{0370}-\u{03ff}\u{0400}-\u{04ff}]{1,4}",
+        "[\u{4e00}-\u{4e40}]{1,4}",
+        "[\u{3040}-\u{30ff}]{1,3}",
+        "[\u{0600}-\u{06ff}]{1,3}",
+        "[\u{1f300}-\u{1f64f}]",
+        "[\u{2000}-\u{206f}]",
+        "[\u{ff00}-\u{ffef}]{1,2}",
+        "\\PC",
+    ];
+    proptest::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_text_encodes_identically(text in unicode_text()) {
+        prop_assert!(check(&text).is_ok(), "{}", check(&text).unwrap_err());
+    }
+}
