@@ -124,24 +124,7 @@ pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounte
     // Saturating: on wasm32 `as usize` would wrap limits past 4 GiB.
     let limit = usize::try_from(policy.limit.max(0)).unwrap_or(usize::MAX);
     match policy.kind {
-        PolicyKind::Tokens => {
-            let ids = counter.encode(body);
-            let total = ids.len();
-            if total <= limit {
-                return unchanged(body, total);
-            }
-            let (head, tail) = head_tail_budget(limit);
-            let head_text = counter.decode_lossy(&ids[..head]);
-            let tail_text = counter.decode_lossy(&ids[total - tail..]);
-            cut(
-                PolicyKind::Tokens,
-                &head_text,
-                &tail_text,
-                total,
-                limit,
-                total - limit,
-            )
-        }
+        PolicyKind::Tokens => truncate_encoded(body, &counter.encode(body), limit, counter),
         PolicyKind::Bytes => {
             let total_tokens = counter.count_text(body);
             let total_bytes = body.len();
@@ -161,6 +144,26 @@ pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounte
             )
         }
     }
+}
+
+/// The token cut of `body` whose tokens `ids` are already known, so callers that
+/// measured the body first do not encode it twice.
+pub fn truncate_encoded(body: &str, ids: &[u32], limit: usize, counter: &TokenCounter) -> Cut {
+    let total = ids.len();
+    if total <= limit {
+        return unchanged(body, total);
+    }
+    let (head, tail) = head_tail_budget(limit);
+    let head_text = counter.decode_lossy(&ids[..head]);
+    let tail_text = counter.decode_lossy(&ids[total - tail..]);
+    cut(
+        PolicyKind::Tokens,
+        &head_text,
+        &tail_text,
+        total,
+        limit,
+        total - limit,
+    )
 }
 
 fn unchanged(body: &str, total_tokens: usize) -> Cut {

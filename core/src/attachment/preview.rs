@@ -7,7 +7,7 @@ use super::allocate::allocate_budget;
 use super::header::is_text_readable_mime;
 use crate::message::{Content, ContentPart, Message};
 use crate::tokens::TokenCounter;
-use crate::tool_output::{truncate_body, TruncationPolicy};
+use crate::tool_output::{truncate_body, truncate_encoded, TruncationPolicy};
 use crate::traces::{ProtectionTrace, TraceBuilder};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -20,14 +20,16 @@ const OPEN: &str = "<attachment>";
 const CLOSE: &str = "</attachment>";
 
 static SEGMENT_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\[(?:Image )?Attachment: [^\n]*? \| ID: (\d+) \|").expect("static pattern is valid")
+    Regex::new(r"\[(?:Image )?Attachment: [^\n]*? \| ID: (\d+) \|")
+        .expect("static pattern is valid")
 });
 static HEADER_TYPE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\| Type: ([^|\]]+)").expect("static pattern is valid"));
 static HEADER_PATH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"File Path[^:]*: ([^\]]+)").expect("static pattern is valid"));
-static HEADER_NAME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\[(?:Image )?Attachment: (.*?) \| ID: ").expect("static pattern is valid"));
+static HEADER_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\[(?:Image )?Attachment: (.*?) \| ID: ").expect("static pattern is valid")
+});
 
 /// The default per-block budget for a model: min(window ÷ 2, 15000).
 pub fn default_limit(context_window: i64) -> i64 {
@@ -76,7 +78,11 @@ struct Tally {
 }
 
 /// Runs the preview over `messages` with `limit` tokens per block; `limit` ≤ 0 turns it off.
-pub fn preview_messages(messages: &[Message], counter: &TokenCounter, limit: i64) -> PreviewOutcome {
+pub fn preview_messages(
+    messages: &[Message],
+    counter: &TokenCounter,
+    limit: i64,
+) -> PreviewOutcome {
     if limit <= 0 {
         return PreviewOutcome {
             messages: messages.to_vec(),
@@ -99,7 +105,8 @@ pub fn preview_messages(messages: &[Message], counter: &TokenCounter, limit: i64
                 Some(Content::Parts(parts)) => {
                     for part in parts.iter_mut() {
                         if let ContentPart::Text { text, .. } = part {
-                            if let Some(new) = preview_text(text, limit, counter, index, &mut tally) {
+                            if let Some(new) = preview_text(text, limit, counter, index, &mut tally)
+                            {
                                 *text = new;
                             }
                         }
@@ -117,10 +124,16 @@ pub fn preview_messages(messages: &[Message], counter: &TokenCounter, limit: i64
         } else {
             (None, None)
         };
-        vec![TraceBuilder::new("attachment_preview", if applied { "applied" } else { "noop" })
-            .tokens(before, after)
-            .attr("attachment_segments_truncated", Some(Value::from(tally.truncated_segments)))
-            .build()]
+        vec![TraceBuilder::new(
+            "attachment_preview",
+            if applied { "applied" } else { "noop" },
+        )
+        .tokens(before, after)
+        .attr(
+            "attachment_segments_truncated",
+            Some(Value::from(tally.truncated_segments)),
+        )
+        .build()]
     } else {
         Vec::new()
     };
@@ -132,7 +145,13 @@ pub fn preview_messages(messages: &[Message], counter: &TokenCounter, limit: i64
 }
 
 /// Rewrites every block of `text`; `None` when the text holds no block marker.
-fn preview_text(text: &str, limit: i64, counter: &TokenCounter, index: usize, tally: &mut Tally) -> Option<String> {
+fn preview_text(
+    text: &str,
+    limit: i64,
+    counter: &TokenCounter,
+    index: usize,
+    tally: &mut Tally,
+) -> Option<String> {
     if !text.contains(OPEN) {
         return None;
     }
@@ -161,7 +180,13 @@ struct Segment<'a> {
 }
 
 /// Bounds one block body to `limit` tokens.
-fn preview_block(body: &str, limit: i64, counter: &TokenCounter, index: usize, tally: &mut Tally) -> String {
+fn preview_block(
+    body: &str,
+    limit: i64,
+    counter: &TokenCounter,
+    index: usize,
+    tally: &mut Tally,
+) -> String {
     let matches: Vec<(usize, &str)> = SEGMENT_HEADER
         .captures_iter(body)
         .filter_map(|c| Some((c.get(0)?.start(), c.get(1)?.as_str())))
@@ -192,15 +217,27 @@ fn preview_block(body: &str, limit: i64, counter: &TokenCounter, index: usize, t
     };
     let reserved = counter.count_text(preamble)
         + counter.count_text(&id_line)
-        + segments.iter().map(|s| counter.count_text(s.header)).sum::<usize>();
+        + segments
+            .iter()
+            .map(|s| counter.count_text(s.header))
+            .sum::<usize>();
     let body_budget = (limit - reserved as i64).max(0);
-    let sizes: Vec<i64> = segments.iter().map(|s| counter.count_text(s.body) as i64).collect();
+    // Each body is encoded once: its size and, when cut, its head and tail come from the same tokens.
+    let encoded: Vec<Vec<u32>> = segments.iter().map(|s| counter.encode(s.body)).collect();
+    let sizes: Vec<i64> = encoded.iter().map(|ids| ids.len() as i64).collect();
     let allocations = allocate_budget(&sizes, body_budget);
 
-    let mut out = String::with_capacity(body.len().min(usize::try_from(limit).unwrap_or(usize::MAX).saturating_mul(8)));
+    let mut out = String::with_capacity(
+        body.len().min(
+            usize::try_from(limit)
+                .unwrap_or(usize::MAX)
+                .saturating_mul(8),
+        ),
+    );
     out.push_str(preamble);
     out.push_str(&id_line);
-    for ((seg, &size), &alloc) in segments.iter().zip(&sizes).zip(&allocations) {
+    for (((seg, &size), &alloc), ids) in segments.iter().zip(&sizes).zip(&allocations).zip(&encoded)
+    {
         let report = |truncated| SegmentReport {
             message_index: index,
             attachment_id: seg.id.to_string(),
@@ -217,13 +254,18 @@ fn preview_block(body: &str, limit: i64, counter: &TokenCounter, index: usize, t
             continue;
         }
         let truncated = size > alloc;
-        out.push_str(&annotate(seg.header, seg.body.chars().count(), size, truncated));
+        out.push_str(&annotate(
+            seg.header,
+            seg.body.chars().count(),
+            size,
+            truncated,
+        ));
         if !truncated {
             out.push('\n');
             out.push_str(seg.body);
         } else {
             if alloc > 0 {
-                let cut = truncate_body(seg.body, TruncationPolicy::tokens(alloc), counter);
+                let cut = truncate_encoded(seg.body, ids, alloc as usize, counter);
                 tally.after_tokens += counter.count_text(&cut.rendered) as i64;
                 out.push('\n');
                 out.push_str(&cut.rendered);
@@ -238,7 +280,13 @@ fn preview_block(body: &str, limit: i64, counter: &TokenCounter, index: usize, t
 }
 
 /// A block without recognisable headers: head/tail cut of the whole body, only when over the limit.
-fn preview_headerless(body: &str, limit: i64, counter: &TokenCounter, index: usize, tally: &mut Tally) -> String {
+fn preview_headerless(
+    body: &str,
+    limit: i64,
+    counter: &TokenCounter,
+    index: usize,
+    tally: &mut Tally,
+) -> String {
     let cut = truncate_body(body, TruncationPolicy::tokens(limit), counter);
     if cut.truncated {
         tally.truncated_segments += 1;
