@@ -41,7 +41,7 @@ export type JsonObject = { [key: string]: JsonValue | undefined };
 export type TextPart = { type: "text"; text: string; [key: string]: JsonValue | undefined };
 /** An image part, counted as 170 tokens. */
 export type ImagePart = { type: "image_url"; image_url?: JsonValue; [key: string]: JsonValue | undefined };
-/** One element of a content list: a text part, an image part, a bare string, or any other object (counted as nothing). */
+/** One element of a content list: a text part, an image part, a bare string, or some other object (counted as nothing). */
 export type ContentPart = TextPart | ImagePart | string | JsonObject;
 /** The `function` of an OpenAI-shaped tool call; `arguments` is a JSON string or an object. */
 export type FunctionCall = { name: string; arguments: string | JsonObject; [key: string]: JsonValue | undefined };
@@ -233,7 +233,7 @@ fn describe(v: &JsValue) -> String {
 /// A number as JS prints it (`1e300`, not 301 digits).
 fn js_number(n: f64) -> String {
     Number::from(n)
-        .to_string(10)
+        .to_string_with_radix(10)
         .map_or_else(|_| n.to_string(), String::from)
 }
 

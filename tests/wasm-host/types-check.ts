@@ -1,0 +1,79 @@
+// Type-checks a host's use of the package against pkg/*.d.ts (`tsc --noEmit`, see run.sh).
+// Lines marked @ts-expect-error must stay errors: they prove the declarations are not `any`.
+import init, {
+  allocateBudget,
+  buildAttachmentHeader,
+  contextConfig,
+  contextMetrics,
+  countMessages,
+  countTokens,
+  isTextReadableMime,
+  parseStatusEvent,
+  previewAttachments,
+  readAttachmentPage,
+  renderToolOutput,
+  shouldEmitStatusUpdate,
+  type AttachmentPreview,
+  type ContextLimits,
+  type ContextMetricsSnapshot,
+  type Message,
+  type ReadResult,
+  type StatusEvent,
+} from "../../pkg/ctxguard_core.js";
+
+export async function host(): Promise<void> {
+  await init();
+  const history: Message[] = [
+    { role: "system", content: "be brief" },
+    { role: "user", content: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: "x" } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c1", type: "function", function: { name: "grep", arguments: '{"q": 1}' } }],
+    },
+    { role: "tool", tool_call_id: "c1", name: "grep", content: "found", additional_kwargs: { compacted: true } },
+  ];
+  const tokens: number = countTokens("hello", "gpt-4o") + countMessages(history, "gpt-4o");
+  const limits: ContextLimits = contextConfig("gpt-4o");
+  const custom: ContextLimits = contextConfig("m", { context_window: 32000 }, 20000);
+  const snap: ContextMetricsSnapshot = contextMetrics(history, "gpt-4o", null, {
+    input_tokens: 120,
+    messages: history.slice(0, 2),
+  });
+  const attachments: number | undefined = contextMetrics(history, "gpt-4o").breakdown?.attachments;
+  const allocations: number[] = allocateBudget([1, 2, 3], 4);
+  const rendered: string =
+    renderToolOutput("text", { kind: "tokens", limit: 64 }, "gpt-4o") +
+    renderToolOutput({ text: "t", tool_name: "sh", exit_code: 0, wall_time: 1.5 }, { kind: "bytes", limit: 9 }, "gpt-4o", true);
+  const preview: AttachmentPreview = previewAttachments(history, "gpt-4o", 15000);
+  const cut: boolean = preview.segments.some((s) => s.truncated) && preview.traces[0]?.attributes.status === "applied";
+  const header: string = buildAttachmentHeader({ attachment_id: 1, filename: "a.txt", file_size: 10, mime_type: "text/plain" });
+  const readable: boolean = isTextReadableMime("text/csv");
+  const page: ReadResult = readAttachmentPage({ text: "abc", name: "a", mime_type: "text/plain" }, 1, 0, 0, 0, "gpt-4o");
+  if (page.status === "success") {
+    const next: number | null = page.next_offset;
+    console.log(next, page.content.length);
+  } else {
+    const message: string = page.message;
+    console.log(message);
+  }
+  const emit: boolean = shouldEmitStatusUpdate(null, snap, "after_tool_end") || shouldEmitStatusUpdate(snap, snap, "final");
+  const event: StatusEvent = parseStatusEvent("{}");
+  const compacting: boolean = event.context_compaction?.status === "started" || event.context_compaction?.status === "in_progress";
+  const remaining: number = event.context_metrics.remaining_percent;
+  console.log(tokens, limits, custom, attachments, allocations, rendered, cut, header, readable, emit, compacting, remaining);
+
+  // @ts-expect-error text must be a string
+  countTokens(5, "gpt-4o");
+  // @ts-expect-error the model is required
+  countMessages(history);
+  // @ts-expect-error policy kind is "tokens" or "bytes"
+  renderToolOutput("x", { kind: "lines", limit: 3 }, "gpt-4o");
+  // @ts-expect-error phase is one of the five wire phases
+  shouldEmitStatusUpdate(null, snap, "later");
+  // @ts-expect-error header args need a filename and size
+  buildAttachmentHeader({ attachment_id: 1 });
+  // @ts-expect-error results are typed, not any
+  const wrong: string = contextConfig("gpt-4o");
+  console.log(wrong);
+}
