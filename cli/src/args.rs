@@ -74,14 +74,17 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// Port to listen on; 0 picks a free one (a busy port falls back to a free one too).
-    #[arg(long, default_value_t = 8787)]
+    #[arg(long, default_value_t = 8080)]
     pub port: u16,
     /// Interval of `in_progress` heartbeats while a demo summary runs, in milliseconds.
     #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub heartbeat_ms: u64,
-    /// Time scale of the demo and the replay (2 = twice as fast).
+    /// Time scale of the demo (2 = twice as fast; heartbeats keep --heartbeat-ms).
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
+    /// Time scale of the replay's delay_ms.
+    #[arg(long, default_value_t = 1.0)]
+    pub replay_speed: f64,
     /// Every Nth demo compaction falls back (0: never).
     #[arg(long, default_value_t = 4)]
     pub fail_every: u32,

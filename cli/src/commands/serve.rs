@@ -18,11 +18,15 @@ fn default_dist() -> PathBuf {
 }
 
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
-    ensure!(
-        args.speed.is_finite() && args.speed > 0.0,
-        "--speed must be a positive number, got {}",
-        args.speed
-    );
+    for (flag, value) in [
+        ("--speed", args.speed),
+        ("--replay-speed", args.replay_speed),
+    ] {
+        ensure!(
+            value.is_finite() && value > 0.0,
+            "{flag} must be a positive number, got {value}"
+        );
+    }
     let demo = args.demo.then(|| DemoConfig {
         speed: args.speed,
         heartbeat: Duration::from_millis(args.heartbeat_ms),
@@ -36,7 +40,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         dist: args.dist.unwrap_or_else(default_dist),
         demo,
         replay: args.replay,
-        replay_speed: args.speed,
+        replay_speed: args.replay_speed,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -92,7 +92,11 @@ pub async fn run(options: ServeOptions) -> Result<()> {
     let mut sessions = Sessions::default();
     let mut tasks = Vec::new();
     if let Some(config) = options.demo.clone() {
-        let session = Arc::new(Session::starting_now("demo"));
+        let profile = session::Profile {
+            model: Some(demo::MODEL.into()),
+            attachment_limit: Some(demo::ATTACHMENT_LIMIT_TOKENS),
+        };
+        let session = Arc::new(Session::starting_now("demo").with_profile(profile));
         sessions.insert(session.clone());
         let demo = demo::Demo::new(config, unix_micros_now());
         tasks.push(tokio::spawn(demo::drive(

@@ -7,8 +7,11 @@
 //! string sent verbatim (to exercise clients with malformed events). Blank
 //! lines are skipped; lines that are not JSON objects are reported with their
 //! number and skipped; objects that are not valid status events are reported
-//! and sent as recorded (they never become the `/context` state). Playback
-//! starts when the first client connects to the stream.
+//! and sent as recorded (they never become the `/context` state).
+//!
+//! The lines up to the first valid event are sent at once, so the session
+//! has a state from the start; the rest play when the first client asks for
+//! the session (its `/context` or its stream), so a viewer sees them all.
 
 use super::session::Session;
 use ctxguard_core::protocol::StatusEvent;
@@ -93,15 +96,24 @@ pub fn parse(text: &str) -> Replay {
     replay
 }
 
-/// Sends `replay` into `session` once a client is connected, scaling delays by `1 / speed`.
+/// Sends `replay` into `session`: up to the first valid event at once, the
+/// rest after the first visit, scaling delays by `1 / speed`.
 pub async fn drive(
     replay: Replay,
     speed: f64,
     session: Arc<Session>,
     mut shutdown: watch::Receiver<bool>,
 ) {
+    let opening = replay
+        .lines
+        .iter()
+        .position(|l| StatusEvent::parse(&l.data).is_ok())
+        .map_or(0, |i| i + 1);
+    for line in &replay.lines[..opening] {
+        session.publish_raw(&line.data);
+    }
     tokio::select! {
-        _ = session.first_subscriber() => {}
+        _ = session.first_visit() => {}
         _ = shutdown.changed() => return,
     }
     let speed = if speed.is_finite() && speed > 0.0 {
@@ -109,7 +121,7 @@ pub async fn drive(
     } else {
         1.0
     };
-    for line in &replay.lines {
+    for line in &replay.lines[opening..] {
         if !line.delay.is_zero() {
             let wait = Duration::from_secs_f64(line.delay.as_secs_f64() / speed);
             tokio::select! {
@@ -157,26 +169,27 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn plays_after_the_first_subscriber() {
+    async fn opens_with_a_state_and_plays_the_rest_after_the_first_visit() {
         let session = Arc::new(Session::new("replay", 1, 16));
         let (_tx, rx) = watch::channel(false);
-        let replay = parse(&format!(
-            "{EVENT}\n{{\"delay_ms\":10,\"data\":\"{{oops\"}}\n"
-        ));
-        let task = tokio::spawn(drive(replay, 1.0, session.clone(), rx));
+        let text =
+            format!("{{\"data\":\"{{oops\"}}\n{EVENT}\n{{\"delay_ms\":10,\"data\":\"{{oops\"}}\n");
+        let task = tokio::spawn(drive(parse(&text), 1.0, session.clone(), rx));
         tokio::time::sleep(Duration::from_millis(30)).await;
-        assert!(session.context().is_none(), "waits for a client");
-        let _guard = session.connect();
+        let state = session.context().expect("a state at once");
+        assert_eq!(state.event_id, 2);
+        assert_eq!(
+            session.subscribe(Some(0)).backlog.len(),
+            2,
+            "the rest waits"
+        );
+        session.visit();
         tokio::time::timeout(Duration::from_secs(5), task)
             .await
             .expect("finishes")
             .expect("no panic");
-        let sub = session.subscribe(Some(0));
-        assert_eq!(sub.backlog.len(), 2);
-        assert_eq!(
-            session.context().expect("state").event_id,
-            1,
-            "the malformed one is not state"
-        );
+        assert_eq!(session.subscribe(Some(0)).backlog.len(), 3);
+        let state = session.context().expect("state");
+        assert_eq!(state.event_id, 2, "the malformed one is not state");
     }
 }

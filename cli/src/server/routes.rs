@@ -2,7 +2,7 @@
 //! tests drive it with `oneshot`. Every error is JSON `{"error": "..."}`:
 //! unknown session or path → 404, wrong method → 405.
 
-use super::session::{Session, Sessions};
+use super::session::{ContextState, Session, Sessions};
 use super::sse;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -107,14 +107,10 @@ async fn list_sessions(State(state): State<AppState>) -> Json<serde_json::Value>
 async fn context(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Response, AppError> {
+) -> Result<Json<ContextState>, AppError> {
     let session = state.session(&id)?;
-    match session.context() {
-        Some(ctx) => Ok(Json(ctx).into_response()),
-        None => Err(AppError::not_found(format!(
-            "session \"{id}\" has no events yet"
-        ))),
-    }
+    session.visit();
+    Ok(Json(session.state()))
 }
 
 async fn method_not_allowed(method: Method) -> AppError {
@@ -174,11 +170,16 @@ ctxguard serve --demo</pre>
 mod tests {
     use super::*;
     use crate::server::session::tests::event;
+    use crate::server::session::Profile;
     use axum::http::Request;
     use http_body_util::BodyExt;
 
     fn state_with(dist: Option<PathBuf>) -> (AppState, Arc<Session>, watch::Sender<bool>) {
-        let session = Arc::new(Session::new("demo", 1, 16));
+        let profile = Profile {
+            model: Some("gpt-4o".into()),
+            attachment_limit: Some(3000),
+        };
+        let session = Arc::new(Session::new("demo", 1, 16).with_profile(profile));
         let mut sessions = Sessions::default();
         sessions.insert(session.clone());
         let (tx, rx) = watch::channel(false);
@@ -222,8 +223,13 @@ mod tests {
         let (state, session, _tx) = state_with(None);
         let (status, _, body) =
             call(state.clone(), Method::GET, "/api/sessions/demo/context").await;
-        assert_eq!(status, StatusCode::NOT_FOUND);
-        assert!(error_of(&body).contains("no events yet"));
+        assert_eq!(
+            (status, body.as_str()),
+            (
+                StatusCode::OK,
+                r#"{"event_id":0,"phase":null,"context_metrics":null,"model":"gpt-4o","attachment_limit":3000}"#
+            )
+        );
         session.publish(&event(100));
         session.publish(&event(200));
         let (status, ct, body) = call(state, Method::GET, "/api/sessions/demo/context").await;
@@ -234,6 +240,7 @@ mod tests {
         assert_eq!(v["phase"], "after_tool_end");
         assert_eq!(v["context_metrics"]["used_input_tokens"], 200);
         assert!(v.get("context_compaction").is_none());
+        assert_eq!(v["model"], "gpt-4o");
     }
 
     #[tokio::test]

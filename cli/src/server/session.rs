@@ -29,18 +29,34 @@ pub struct StoredEvent {
     pub event: Option<StatusEvent>,
 }
 
-/// The `/context` answer: the latest valid event's state.
+/// The `/context` answer: the latest valid event's state (`event_id` 0 and
+/// no metrics before the first one), plus what the session tells about itself.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ContextState {
-    /// Id of the latest valid event.
+    /// Id of the latest valid event (0 before any).
     pub event_id: u64,
     /// Its phase.
-    pub phase: String,
+    pub phase: Option<String>,
     /// Its metrics.
-    pub context_metrics: ctxguard_core::metrics::ContextMetricsSnapshot,
+    pub context_metrics: Option<ctxguard_core::metrics::ContextMetricsSnapshot>,
     /// The latest compaction record seen in the session (from the latest `summary_compact` event).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context_compaction: Option<ContextCompaction>,
+    /// The session's model id, when known (clients preview attachments under it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The session's per-block attachment budget in tokens, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attachment_limit: Option<i64>,
+}
+
+/// What a session tells clients about itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// Model id.
+    pub model: Option<String>,
+    /// Per-block attachment budget in tokens.
+    pub attachment_limit: Option<i64>,
 }
 
 /// What a new subscriber gets: the events to send first, then the live receiver.
@@ -64,9 +80,11 @@ struct Inner {
 pub struct Session {
     name: String,
     capacity: usize,
+    profile: Profile,
     inner: Mutex<Inner>,
     sender: broadcast::Sender<Arc<StoredEvent>>,
     subscribers: watch::Sender<usize>,
+    visited: watch::Sender<bool>,
 }
 
 impl Session {
@@ -76,6 +94,7 @@ impl Session {
         Session {
             name: name.into(),
             capacity: capacity.max(1),
+            profile: Profile::default(),
             inner: Mutex::new(Inner {
                 next_id: first_id.max(1),
                 buffer: VecDeque::new(),
@@ -84,6 +103,7 @@ impl Session {
             }),
             sender,
             subscribers: watch::channel(0).0,
+            visited: watch::channel(false).0,
         }
     }
 
@@ -139,6 +159,12 @@ impl Session {
         id
     }
 
+    /// The same session telling clients `profile`.
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// The latest valid state, if any event was published.
     pub fn context(&self) -> Option<ContextState> {
         let inner = self.lock();
@@ -146,9 +172,23 @@ impl Session {
         let event = latest.event.as_ref()?;
         Some(ContextState {
             event_id: latest.id,
-            phase: event.phase.clone(),
-            context_metrics: event.context_metrics.clone(),
+            phase: Some(event.phase.clone()),
+            context_metrics: Some(event.context_metrics.clone()),
             context_compaction: inner.latest_compaction.clone(),
+            model: self.profile.model.clone(),
+            attachment_limit: self.profile.attachment_limit,
+        })
+    }
+
+    /// The `/context` answer: the latest state, or event 0 with no metrics before any event.
+    pub fn state(&self) -> ContextState {
+        self.context().unwrap_or_else(|| ContextState {
+            event_id: 0,
+            phase: None,
+            context_metrics: None,
+            context_compaction: None,
+            model: self.profile.model.clone(),
+            attachment_limit: self.profile.attachment_limit,
         })
     }
 
@@ -180,16 +220,23 @@ impl Session {
 
     /// Counts a connected stream for as long as the returned guard lives.
     pub fn connect(self: &Arc<Self>) -> SubscriberGuard {
+        self.visit();
         self.subscribers.send_modify(|n| *n += 1);
         SubscriberGuard {
             session: self.clone(),
         }
     }
 
-    /// Waits until at least one stream is connected.
-    pub async fn first_subscriber(&self) {
-        let mut rx = self.subscribers.subscribe();
-        let _ = rx.wait_for(|n| *n > 0).await;
+    /// Notes that a client asked for this session (its state or its stream).
+    pub fn visit(&self) {
+        self.visited
+            .send_if_modified(|v| !std::mem::replace(v, true));
+    }
+
+    /// Waits until a client has asked for this session.
+    pub async fn first_visit(&self) {
+        let mut rx = self.visited.subscribe();
+        let _ = rx.wait_for(|v| *v).await;
     }
 
     /// Streams connected now.
@@ -280,10 +327,8 @@ pub(crate) mod tests {
         );
         assert_eq!(ids(&s.subscribe(None).backlog), vec![15]);
         let ctx = s.context().expect("has state");
-        assert_eq!(
-            (ctx.event_id, ctx.context_metrics.used_input_tokens),
-            (15, 6)
-        );
+        let used = ctx.context_metrics.map(|m| m.used_input_tokens);
+        assert_eq!((ctx.event_id, used), (15, Some(6)));
     }
 
     #[test]

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# End-to-end test: builds the toolbar (trunk, release, offline) and the CLI,
+# starts `ctxguard serve` with a short fast script on a free loopback port,
+# and drives headless Chromium through playwright-core (tests/e2e/e2e.mjs):
+# live updates, reload during a compaction, server stop/restart, malformed
+# events, HTML in failure_reason. Prints `N passed, M failed`; exits non-zero
+# on any failure.
+#
+#   bash tests/e2e/run.sh                      # screenshot into a temp dir
+#   UPDATE_SCREENSHOT=1 bash tests/e2e/run.sh  # ... into docs/toolbar.png
+#   E2E_DIST=DIR bash tests/e2e/run.sh         # use an existing toolbar build
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+source scripts/env.sh
+
+for tool in cargo trunk node npm "${CHROMIUM:-/usr/bin/chromium}"; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "tests/e2e/run.sh: $tool is missing (run scripts/setup.sh)" >&2
+    exit 1
+  fi
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ctxguard-e2e.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+echo "==> ctxguard (release)"
+cargo build -q --release -p ctxguard-cli
+# A private copy: other builds sharing the target dir may replace the binary meanwhile.
+cp "$CARGO_TARGET_DIR/release/ctxguard" "$work/ctxguard"
+
+dist="${E2E_DIST:-}"
+if [ -z "$dist" ]; then
+  echo "==> toolbar (trunk build --release)"
+  dist="$work/dist"
+  if ! trunk build --release --dist "$dist" >"$work/trunk.log" 2>&1; then
+    tail -n 40 "$work/trunk.log" >&2
+    echo "tests/e2e/run.sh: trunk build failed" >&2
+    exit 1
+  fi
+fi
+
+if [ ! -f tests/e2e/node_modules/playwright-core/package.json ]; then
+  echo "==> npm ci (playwright-core)"
+  (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+shot="$work/toolbar.png"
+[ "${UPDATE_SCREENSHOT:-}" = 1 ] && shot="$root/docs/toolbar.png" && mkdir -p docs
+
+echo "==> browser checks"
+node tests/e2e/e2e.mjs --bin "$work/ctxguard" --dist "$dist" --screenshot "$shot"
