@@ -9,7 +9,7 @@
 use ctxguard_core::protocol::EVENT_NAME;
 use ctxguard_web::attachments::{FileBody, PickedFile};
 use ctxguard_web::components::{read_file, AttachmentPanel, StatusToolbar};
-use ctxguard_web::i18n::Lang;
+use ctxguard_web::i18n::{group_thousands, Lang};
 use ctxguard_web::saved;
 use ctxguard_web::sse::StreamConfig;
 use ctxguard_web::state::{AttachmentBudget, SessionSnapshot, Toolbar};
@@ -485,7 +485,15 @@ fn local_storage() -> web_sys::Storage {
         .expect("storage present")
 }
 
+/// Storage and the whole app share `localStorage` (and one test replaces it with a throwing
+/// one), so they run in one test, in order: async tests otherwise interleave at every await.
 #[wasm_bindgen_test]
+async fn storage_and_app_restore() {
+    storage_round_trip_and_corruption();
+    app_renders_saved_state_at_once_marked_restored().await;
+    app_survives_corrupt_and_throwing_storage().await;
+}
+
 fn storage_round_trip_and_corruption() {
     let s = saved_state(1_000, 3);
     assert!(storage::save("t-storage", &s));
@@ -504,7 +512,6 @@ fn storage_round_trip_and_corruption() {
     assert_eq!(storage::load("never-saved"), None);
 }
 
-#[wasm_bindgen_test]
 async fn app_renders_saved_state_at_once_marked_restored() {
     // The test server has no /api, so the server never confirms: the page stays restored.
     local_storage()
@@ -560,7 +567,6 @@ async fn app_renders_saved_state_at_once_marked_restored() {
     storage::clear("demo");
 }
 
-#[wasm_bindgen_test]
 async fn app_survives_corrupt_and_throwing_storage() {
     local_storage()
         .set_item(&saved::storage_key("demo"), "\u{0}garbage")
@@ -694,7 +700,7 @@ async fn attachment_rows_and_rendered_preview() {
             body: FileBody::Text(big),
         },
         PickedFile {
-            name: "<b>photo</b>.jpg".into(),
+            name: "<img src=x onerror=alert(1)>.jpg".into(),
             mime_type: Some("image/jpeg".into()),
             size_bytes: 2_048,
             body: FileBody::Binary,
@@ -719,9 +725,15 @@ async fn attachment_rows_and_rendered_preview() {
         row(2).get_attribute("data-state").as_deref(),
         Some("binary")
     );
-    assert_eq!(field(0, "tokens"), "2");
-    assert_eq!(field(1, "tokens"), "2,001");
+    // The DOM shows what core computed for the same files and budget.
+    let expected = files.with_untracked(|f| ctxguard_web::attachments::preview(f, "gpt-4o", 400));
+    for (i, r) in expected.rows.iter().take(2).enumerate() {
+        assert_eq!(field(i as u32, "tokens"), group_thousands(r.tokens as i64));
+        assert_eq!(field(i as u32, "allocation"), group_thousands(r.allocation));
+    }
+    assert!(expected.rows[1].tokens > 400 && expected.rows[1].truncated);
     assert_eq!(field(2, "tokens"), "—");
+    assert_eq!(field(2, "allocation"), "—");
     assert!(row(1)
         .text_content()
         .unwrap_or_default()
@@ -729,8 +741,11 @@ async fn attachment_rows_and_rendered_preview() {
     assert!(row(2)
         .text_content()
         .unwrap_or_default()
-        .contains("<b>photo</b>.jpg"));
-    assert!(row(2).query_selector("b").expect("selector").is_none());
+        .contains("<img src=x onerror=alert(1)>.jpg"));
+    assert!(
+        root.query_selector("img").expect("selector").is_none(),
+        "file names are text"
+    );
 
     let rendered = root
         .query_selector("[data-testid=\"ctxguard-rendered\"]")
@@ -743,7 +758,7 @@ async fn attachment_rows_and_rendered_preview() {
         "{pre}"
     );
     assert!(pre.contains("Truncated: yes"));
-    assert!(pre.contains("[Image Attachment: <b>photo</b>.jpg | ID: 3"));
+    assert!(pre.contains("[Image Attachment: <img src=x onerror=alert(1)>.jpg | ID: 3"));
 
     // A bigger budget: nothing is cut any more.
     budget.set(AttachmentBudget {
