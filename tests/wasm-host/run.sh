@@ -4,7 +4,8 @@
 #   2. wasm-pack tests in headless Chromium: every public vector through the
 #      core entry points, plus the JS-facing layer (core/tests/wasm.rs);
 #   3. the TypeScript check of pkg/*.d.ts (tsc --noEmit, and no `any` in the API);
-#   4. the host page test: tests/wasm-host/index.html driven through chromedriver.
+#   4. the host page test: tests/wasm-host/index.html driven through chromedriver
+#      (prints the init-to-first-count timings), then the .wasm's raw/gzip/brotli size.
 # Exits non-zero when any step fails. Options: --rebuild (always rebuild pkg/).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -53,8 +54,11 @@ else
   echo "no \`any\` in the public declarations"
 fi
 
-step "host page test in headless Chromium (tests/wasm-host/index.html)"
-node "$here/run.mjs" || fail "host page test"
+step "host page test in headless Chromium (tests/wasm-host/index.html), 3 fresh page loads"
+node "$here/run.mjs" --runs 3 || fail "host page test"
+
+step "package size"
+node "$here/size.mjs" || fail "size report"
 
 if [ ${#failures[@]} -gt 0 ]; then
   printf '\nwasm-host: %d step(s) failed: %s\n' "${#failures[@]}" "${failures[*]}" >&2
