@@ -172,3 +172,19 @@ pub async fn run(options: ServeOptions) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_busy_port_falls_back_to_a_free_one() {
+        let taken = TcpListener::bind(("127.0.0.1", 0)).await.expect("bind");
+        let port = taken.local_addr().expect("addr").port();
+        let other = bind("127.0.0.1", port).await.expect("falls back");
+        let got = other.local_addr().expect("addr").port();
+        assert!(got != port && got != 0);
+        let any = bind("127.0.0.1", 0).await.expect("port 0");
+        assert_ne!(any.local_addr().expect("addr").port(), 0);
+    }
+}

@@ -252,6 +252,21 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn idle_streams_get_keep_alive_comments() {
+        let (mut state, _session, _tx) = setup(1, 3);
+        state.keep_alive = Duration::from_millis(50);
+        let r = open(state, "/api/sessions/demo/events", None).await;
+        let mut body = r.into_body();
+        let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
+            .await
+            .expect("a frame within the interval")
+            .expect("open")
+            .expect("ok");
+        let bytes = frame.into_data().expect("data frame");
+        assert_eq!(&bytes[..], b": keep-alive\n\n");
+    }
+
+    #[tokio::test]
     async fn streams_end_on_shutdown() {
         let (state, session, tx) = setup(1, 3);
         session.publish(&event(1));
