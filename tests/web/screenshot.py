@@ -40,7 +40,8 @@ class Driver:
         caps = {"capabilities": {"alwaysMatch": {"goog:chromeOptions": {"args": [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            f"--window-size={w},{h}", "--lang=en-US"]}}}}
+            f"--window-size={w},{h}", "--lang=en-US"]},
+            "goog:loggingPrefs": {"browser": "ALL"}}}}
         self.session = self.call("POST", "/session", caps)["value"]["sessionId"]
 
     def call(self, method, path, body=None):
@@ -101,6 +102,11 @@ def main():
         with open(args.out, "wb") as f:
             f.write(png)
         print(f"saved {args.out} ({len(png)} bytes)")
+        try:
+            for entry in d.s("POST", "/se/log", {"type": "browser"})["value"]:
+                print(f"console {entry['level']}: {entry['message']}"[:400])
+        except OSError:
+            pass
     finally:
         d.close()
 
