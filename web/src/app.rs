@@ -96,7 +96,8 @@ pub fn App() -> impl IntoView {
         toolbar,
     );
     let now_ms = use_now_ms(1_000);
-    let budget = Signal::derive(move || toolbar.with(Toolbar::attachment_budget));
+    // A memo, so the preview reruns only when the model or budget really changes, not on every event.
+    let budget = Memo::new(move |_| toolbar.with(Toolbar::attachment_budget));
     let lang = params.lang;
 
     view! {
