@@ -10,6 +10,9 @@
 //!
 //! Encodings are built on the first call that needs them: a page that only
 //! counts for o200k models never parses cl100k.
+//!
+//! The guard pipeline (the `ContextGuard` and `SummaryRequest` classes and the
+//! checkpoint functions) lives in `wasm/guard.rs`.
 
 use crate::attachment::{
     allocate_budget, build_header, is_text_readable_mime, preview_messages, HeaderArgs,
@@ -29,6 +32,12 @@ use serde_json::{Map, Value};
 use std::fmt::Display;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+mod guard;
+pub use guard::{
+    is_context_too_long_error_js, latest_checkpoint_js, reload_messages_js, sanitize_tool_pairs_js,
+    select_recent_user_messages_js, ContextGuard, SummaryRequest,
+};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -425,7 +434,7 @@ fn counter_arg(model: &JsValue) -> JsResult<TokenCounter> {
 }
 
 /// A Rust result as a plain JS value (objects, not `Map`s).
-fn to_js<T: Serialize>(value: &T) -> JsResult<JsValue> {
+fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| JsError::new(&format!("result could not be converted to JS: {e}")))

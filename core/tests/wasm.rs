@@ -1,7 +1,7 @@
 //! Browser tests (wasm32, headless Chromium): every public conformance vector
 //! through the same core entry points the native tests use, then the JS-facing
 //! layer of the `wasm` feature: argument validation, error messages, and plain
-//! object outputs.
+//! object outputs; `wasm/guard.rs` drives the guard classes as a JS host does.
 //!
 //! Run: `wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install core -- --features wasm`
 #![cfg(target_arch = "wasm32")]
@@ -561,3 +561,7 @@ mod js_api {
         );
     }
 }
+
+#[cfg(feature = "wasm")]
+#[path = "wasm/guard.rs"]
+mod guard_api;
