@@ -27,6 +27,8 @@ pub struct Vocabulary {
     table: Vec<u32>,
     mask: usize,
     max_token_len: usize,
+    /// Rank of every two-byte token by `(b0 << 8) | b1`, `u32::MAX` when none: merges start with these.
+    pairs: Vec<u32>,
 }
 
 impl std::fmt::Debug for Vocabulary {
@@ -84,12 +86,20 @@ impl Vocabulary {
             }
             slots_vec[i] = rank as u32 + 1;
         }
+        let mut pairs = vec![u32::MAX; 1 << 16];
+        for rank in 0..count {
+            let (a, b) = (offsets[rank] as usize, offsets[rank + 1] as usize);
+            if b - a == 2 {
+                pairs[(usize::from(data[a]) << 8) | usize::from(data[a + 1])] = rank as u32;
+            }
+        }
         Vocabulary {
             data,
             offsets,
             table: slots_vec,
             mask,
             max_token_len,
+            pairs,
         }
     }
 
@@ -111,6 +121,12 @@ impl Vocabulary {
             return &[];
         }
         &self.data[self.offsets[r] as usize..self.offsets[r + 1] as usize]
+    }
+
+    /// The rank of a two-byte sequence, or `u32::MAX`: one array read.
+    #[inline]
+    pub fn pair_rank(&self, b0: u8, b1: u8) -> u32 {
+        self.pairs[(usize::from(b0) << 8) | usize::from(b1)]
     }
 
     /// The rank of exactly these bytes, if they are a token.
@@ -156,33 +172,74 @@ impl Encoder {
     /// Ordinary encoding (special-token text is plain text), token for token as tiktoken.
     pub fn encode_ordinary(&self, text: &str) -> Vec<u32> {
         let mut out = Vec::with_capacity(text.len() / 3 + 1);
-        let mut scratch = merge::Scratch::default();
-        for piece in pretokenize::pieces(text, self.pattern) {
-            let bytes = piece.as_bytes();
-            match self.vocab.rank(bytes) {
-                Some(r) => out.push(r),
-                None => merge::encode_piece(&self.vocab, bytes, &mut out, &mut scratch),
-            }
-        }
+        self.for_each_piece(text, |tokens| out.extend_from_slice(tokens));
         out
     }
 
-    /// Number of tokens of `text`; allocates only for pieces that need merging.
+    /// Number of tokens of `text`, without collecting them.
     pub fn count_ordinary(&self, text: &str) -> usize {
         let mut count = 0;
-        let mut tokens = Vec::new();
-        let mut scratch = merge::Scratch::default();
-        for piece in pretokenize::pieces(text, self.pattern) {
-            let bytes = piece.as_bytes();
-            if self.vocab.rank(bytes).is_some() {
-                count += 1;
-            } else {
-                tokens.clear();
-                merge::encode_piece(&self.vocab, bytes, &mut tokens, &mut scratch);
-                count += tokens.len();
-            }
-        }
+        self.for_each_piece(text, |tokens| count += tokens.len());
         count
+    }
+
+    /// Encodes `text` piece by piece, handing each piece's tokens to `sink`.
+    ///
+    /// Pieces that need merging are memoised for the length of the call in a
+    /// direct-mapped cache keyed by their bytes (verified against the text, so
+    /// a hit is exact): natural text repeats its words, and a repeated piece
+    /// then costs one hash instead of a merge.
+    fn for_each_piece(&self, text: &str, mut sink: impl FnMut(&[u32])) {
+        const WAYS: usize = 1 << 12;
+        let mut scratch = merge::Scratch::default();
+        let mut tokens: Vec<u32> = Vec::new();
+        // (piece start in `text` + 1, piece length, first token in `arena`, token count); 0 = empty.
+        let mut cache: Vec<(u32, u32, u32, u32)> = Vec::new();
+        let mut arena: Vec<u32> = Vec::new();
+        let bytes = text.as_bytes();
+        let mut at = 0usize;
+        for piece in pretokenize::pieces(text, self.pattern) {
+            let start = at;
+            at += piece.len();
+            let pb = piece.as_bytes();
+            if let Some(r) = self.vocab.rank(pb) {
+                sink(&[r]);
+                continue;
+            }
+            let cacheable = pb.len() <= 64 && text.len() <= u32::MAX as usize;
+            if !cacheable {
+                tokens.clear();
+                merge::encode_piece(&self.vocab, pb, &mut tokens, &mut scratch);
+                sink(&tokens);
+                continue;
+            }
+            if cache.is_empty() {
+                cache = vec![(0, 0, 0, 0); WAYS];
+            }
+            let slot = hash(pb) as usize & (WAYS - 1);
+            let (s1, len, first, n) = cache[slot];
+            if s1 != 0 && len as usize == pb.len() {
+                let s0 = s1 as usize - 1;
+                if &bytes[s0..s0 + pb.len()] == pb {
+                    sink(&arena[first as usize..first as usize + n as usize]);
+                    continue;
+                }
+            }
+            tokens.clear();
+            merge::encode_piece(&self.vocab, pb, &mut tokens, &mut scratch);
+            if arena.len() > 1 << 20 {
+                arena.clear();
+                cache.iter_mut().for_each(|e| *e = (0, 0, 0, 0));
+            }
+            cache[slot] = (
+                start as u32 + 1,
+                pb.len() as u32,
+                arena.len() as u32,
+                tokens.len() as u32,
+            );
+            arena.extend_from_slice(&tokens);
+            sink(&tokens);
+        }
     }
 
     /// The bytes of a token sequence (may split a UTF-8 character at either end).

@@ -173,6 +173,36 @@ fn long_runs_without_whitespace_encode_identically() {
     }
 }
 
+#[test]
+fn repeated_pieces_hit_the_memo_exactly() {
+    // Many repeats of pieces that need merging, plus near-duplicates that share cache slots.
+    let words = [
+        "上下文治理",
+        "压缩检查点",
+        "Überschrift",
+        "naïveté",
+        "Ꭰꭰ",
+        "👍🏽👍🏽",
+        "ʰʰʰ",
+        "ǅǅ",
+        "x\u{0301}y",
+    ];
+    let mut text = String::new();
+    for i in 0..4000usize {
+        text.push_str(words[i % words.len()]);
+        text.push(if i % 7 == 0 { '\n' } else { ' ' });
+        if i % 13 == 0 {
+            text.push_str(
+                &words[(i / 13) % words.len()][..words[(i / 13) % words.len()]
+                    .char_indices()
+                    .last()
+                    .map_or(0, |(k, _)| k)],
+            );
+        }
+    }
+    check(&text).unwrap_or_else(|e| panic!("{e}"));
+}
+
 fn unicode_text() -> impl Strategy<Value = String> {
     let pieces = prop_oneof![
         "[a-zA-Z]{1,8}",

@@ -37,7 +37,7 @@ fn scan_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, parts: &mut 
     parts.clear();
     let mut min = (NONE, usize::MAX);
     for i in 0..n - 1 {
-        let r = pair_rank(vocab, piece, i, i + 2);
+        let r = vocab.pair_rank(piece[i], piece[i + 1]);
         if r < min.0 {
             min = (r, i);
         }

@@ -58,13 +58,24 @@ impl<'a> Iterator for Pieces<'a> {
     }
 }
 
+/// The char starting at byte `i` (which is a char boundary of valid UTF-8), decoded by hand:
+/// `str` slicing would re-check the boundary on every step of the hot loop.
 #[inline]
 fn at(s: &str, i: usize) -> Option<char> {
-    let b = *s.as_bytes().get(i)?;
-    if b < 0x80 {
-        return Some(b as char);
+    let b = s.as_bytes();
+    let b0 = *b.get(i)?;
+    if b0 < 0x80 {
+        return Some(b0 as char);
     }
-    s.get(i..)?.chars().next()
+    let cont = |k: usize| u32::from(*b.get(i + k).unwrap_or(&0x80) & 0x3F);
+    let cp = if b0 < 0xE0 {
+        (u32::from(b0 & 0x1F) << 6) | cont(1)
+    } else if b0 < 0xF0 {
+        (u32::from(b0 & 0x0F) << 12) | (cont(1) << 6) | cont(2)
+    } else {
+        (u32::from(b0 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3)
+    };
+    char::from_u32(cp)
 }
 
 #[inline]
