@@ -9,15 +9,22 @@ use std::path::PathBuf;
 
 fn main() {
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    type Singleton = fn() -> &'static tiktoken_rs::CoreBPE;
-    let vocabularies: [(&str, Singleton); 4] = [
-        ("o200k_base", tiktoken_rs::o200k_base_singleton),
-        ("cl100k_base", tiktoken_rs::cl100k_base_singleton),
-        ("p50k_base", tiktoken_rs::p50k_base_singleton),
-        ("r50k_base", tiktoken_rs::r50k_base_singleton),
-    ];
-    for (name, bpe) in vocabularies {
-        fs::write(out.join(format!("{name}.vocab")), vocabulary_table(bpe()))
+    let o200k = vocabulary_tokens(tiktoken_rs::o200k_base_singleton());
+    let cl100k = vocabulary_tokens(tiktoken_rs::cl100k_base_singleton());
+    let r50k = vocabulary_tokens(tiktoken_rs::r50k_base_singleton());
+    let p50k = vocabulary_tokens(tiktoken_rs::p50k_base_singleton());
+    // p50k is r50k plus a few whitespace tokens: ship only what it adds.
+    assert!(
+        p50k.len() >= r50k.len() && p50k[..r50k.len()] == r50k[..],
+        "p50k_base no longer starts with r50k_base; store it whole"
+    );
+    for (name, tokens) in [
+        ("o200k_base", &o200k[..]),
+        ("cl100k_base", &cl100k[..]),
+        ("r50k_base", &r50k[..]),
+        ("p50k_extra", &p50k[r50k.len()..]),
+    ] {
+        fs::write(out.join(format!("{name}.vocab")), encode_table(tokens))
             .expect("OUT_DIR is writable");
     }
     let (source, bmp) = unicode_table();
@@ -26,9 +33,8 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
 }
 
-/// `u32 count`, then one length byte per rank, then every token's bytes in rank order.
-/// Special tokens and unused ranks get length 0 (ordinary encoding never produces them).
-fn vocabulary_table(bpe: &tiktoken_rs::CoreBPE) -> Vec<u8> {
+/// Every rank's bytes; special tokens and unused ranks are empty (ordinary encoding never produces them).
+fn vocabulary_tokens(bpe: &tiktoken_rs::CoreBPE) -> Vec<Vec<u8>> {
     let specials: Vec<Vec<u8>> = bpe
         .special_tokens()
         .iter()
@@ -43,21 +49,25 @@ fn vocabulary_table(bpe: &tiktoken_rs::CoreBPE) -> Vec<u8> {
         .rev()
         .find(|&r| ordinary(r).is_some())
         .map_or(0, |r| r + 1);
-    let mut lengths = Vec::with_capacity(count as usize);
-    let mut bytes = Vec::new();
-    for rank in 0..count {
-        let token = ordinary(rank).unwrap_or_default();
+    (0..count)
+        .map(|rank| ordinary(rank).unwrap_or_default())
+        .collect()
+}
+
+/// `u32 count`, then one length byte per rank, then every token's bytes in rank order.
+fn encode_table(tokens: &[Vec<u8>]) -> Vec<u8> {
+    let mut table = (tokens.len() as u32).to_le_bytes().to_vec();
+    for (rank, token) in tokens.iter().enumerate() {
         assert!(
             token.len() < 256,
             "token {rank} is {} bytes; the table stores lengths in one byte",
             token.len()
         );
-        lengths.push(token.len() as u8);
-        bytes.extend_from_slice(&token);
+        table.push(token.len() as u8);
     }
-    let mut table = count.to_le_bytes().to_vec();
-    table.extend_from_slice(&lengths);
-    table.extend_from_slice(&bytes);
+    for token in tokens {
+        table.extend_from_slice(token);
+    }
     table
 }
 

@@ -31,11 +31,13 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
-  step "installing Debian's chromium and chromium-driver"
+# Chromium and its driver for the browser tests; a CJK font so the Chinese UI and CJK
+# attachment previews render as text, not boxes, in screenshots.
+if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! fc-list 2>/dev/null | grep -qi "wenquanyi"; }; then
+  step "installing Debian's chromium, chromium-driver and fonts-wqy-zenhei"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei >/dev/null
 fi
 
 if [ "$want_web_tools" = 1 ]; then

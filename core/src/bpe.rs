@@ -16,11 +16,12 @@ pub mod pretokenize;
 pub mod unicode;
 
 use pretokenize::Pattern;
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 /// One vocabulary: token bytes by rank, and a rank lookup by bytes.
 pub struct Vocabulary {
-    data: &'static [u8],
+    data: Cow<'static, [u8]>,
     /// Byte offset of each rank's bytes in `data`; one extra entry at the end.
     offsets: Vec<u32>,
     /// Open-addressing table of `rank + 1` (0 = empty).
@@ -58,20 +59,28 @@ fn hash(bytes: &[u8]) -> u64 {
 }
 
 impl Vocabulary {
-    /// Builds the lookup over a table produced by `build.rs`. O(number of tokens).
-    fn from_table(table: &'static [u8]) -> Self {
-        let count = u32::from_le_bytes([table[0], table[1], table[2], table[3]]) as usize;
-        let lengths = &table[4..4 + count];
-        let data = &table[4 + count..];
-        let mut offsets = Vec::with_capacity(count + 1);
+    /// Builds the lookup over tables produced by `build.rs` (a base and the ranks an
+    /// extension appends to it). O(number of tokens).
+    fn from_tables(tables: &[&'static [u8]]) -> Self {
+        let mut offsets = Vec::new();
         let mut at = 0u32;
         let mut max_token_len = 0;
-        for &len in lengths {
-            offsets.push(at);
-            at += u32::from(len);
-            max_token_len = max_token_len.max(len as usize);
+        let mut parts: Vec<&'static [u8]> = Vec::new();
+        for table in tables {
+            let count = u32::from_le_bytes([table[0], table[1], table[2], table[3]]) as usize;
+            for &len in &table[4..4 + count] {
+                offsets.push(at);
+                at += u32::from(len);
+                max_token_len = max_token_len.max(len as usize);
+            }
+            parts.push(&table[4 + count..]);
         }
         offsets.push(at);
+        let data: Cow<'static, [u8]> = match parts.as_slice() {
+            [one] => Cow::Borrowed(one),
+            many => Cow::Owned(many.concat()),
+        };
+        let count = offsets.len() - 1;
         let slots = (count * 2).next_power_of_two().max(16);
         let mask = slots - 1;
         let mut slots_vec = vec![0u32; slots];
@@ -157,9 +166,9 @@ pub struct Encoder {
 }
 
 impl Encoder {
-    fn new(table: &'static [u8], pattern: Pattern) -> Self {
+    fn new(tables: &[&'static [u8]], pattern: Pattern) -> Self {
         Encoder {
-            vocab: Vocabulary::from_table(table),
+            vocab: Vocabulary::from_tables(tables),
             pattern,
         }
     }
@@ -252,21 +261,24 @@ impl Encoder {
     }
 }
 
-macro_rules! encoder {
-    ($name:ident, $file:literal, $pattern:expr) => {
-        static $name: LazyLock<Encoder> = LazyLock::new(|| {
-            Encoder::new(
-                include_bytes!(concat!(env!("OUT_DIR"), "/", $file)),
-                $pattern,
-            )
-        });
+macro_rules! table {
+    ($file:literal) => {
+        include_bytes!(concat!(env!("OUT_DIR"), "/", $file))
     };
 }
 
-encoder!(O200K, "o200k_base.vocab", Pattern::O200k);
-encoder!(CL100K, "cl100k_base.vocab", Pattern::Cl100k);
-encoder!(P50K, "p50k_base.vocab", Pattern::Gpt2);
-encoder!(R50K, "r50k_base.vocab", Pattern::Gpt2);
+static O200K: LazyLock<Encoder> =
+    LazyLock::new(|| Encoder::new(&[table!("o200k_base.vocab")], Pattern::O200k));
+static CL100K: LazyLock<Encoder> =
+    LazyLock::new(|| Encoder::new(&[table!("cl100k_base.vocab")], Pattern::Cl100k));
+static R50K: LazyLock<Encoder> =
+    LazyLock::new(|| Encoder::new(&[table!("r50k_base.vocab")], Pattern::Gpt2));
+static P50K: LazyLock<Encoder> = LazyLock::new(|| {
+    Encoder::new(
+        &[table!("r50k_base.vocab"), table!("p50k_extra.vocab")],
+        Pattern::Gpt2,
+    )
+});
 
 /// The shared o200k_base encoder, built on first use.
 pub fn o200k_base() -> &'static Encoder {
