@@ -8,4 +8,6 @@ mod preview;
 
 pub use allocate::allocate_budget;
 pub use header::{build_header, display_name, format_size, is_text_readable_mime, HeaderArgs};
-pub use preview::{default_limit, preview_messages, PreviewOutcome, SegmentReport, DEFAULT_LIMIT_CAP};
+pub use preview::{
+    default_limit, preview_messages, PreviewOutcome, SegmentReport, DEFAULT_LIMIT_CAP,
+};

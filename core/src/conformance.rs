@@ -3,7 +3,9 @@
 //! the native tests and the browser tests all run cases through this one
 //! function, so every path checks the same core entry points.
 
-use crate::attachment::{allocate_budget, build_header, is_text_readable_mime, preview_messages, HeaderArgs};
+use crate::attachment::{
+    allocate_budget, build_header, is_text_readable_mime, preview_messages, HeaderArgs,
+};
 use crate::budget::{context_limits, ModelConfig};
 use crate::encoding::{Encoding, ReferenceEncodingCache};
 use crate::message::parse_messages;
@@ -97,7 +99,8 @@ fn opt_field<T: DeserializeOwned>(case: &Value, name: &str) -> Result<Option<T>,
 }
 
 fn messages(case: &Value, name: &str) -> Result<Vec<crate::Message>, String> {
-    parse_messages(case.get(name).unwrap_or(&Value::Null)).map_err(|e| format!("field \"{name}\": {e}"))
+    parse_messages(case.get(name).unwrap_or(&Value::Null))
+        .map_err(|e| format!("field \"{name}\": {e}"))
 }
 
 /// Whether the reference would have looked up the model's encoding for this case
@@ -114,7 +117,9 @@ fn uses_encoding(kind: &str, case: &Value) -> bool {
         },
         "attachment_preview" => {
             case.get("limit").and_then(Value::as_i64).unwrap_or(0) > 0
-                && case.get("messages").is_some_and(|m| m.to_string().contains("<attachment>"))
+                && case
+                    .get("messages")
+                    .is_some_and(|m| m.to_string().contains("<attachment>"))
         }
         "read_attachment" => non_empty(case.get("doc").and_then(|d| d.get("text"))),
         _ => false,
@@ -139,11 +144,14 @@ pub fn evaluate(case: &Value, cache: &mut ReferenceEncodingCache) -> Result<Valu
             let text: String = field(case, "text")?;
             json!({"tokens": counter().count_text(&text)})
         }
-        "count_messages" => json!({"tokens": counter().count_messages(&messages(case, "messages")?)}),
+        "count_messages" => {
+            json!({"tokens": counter().count_messages(&messages(case, "messages")?)})
+        }
         "context_config" => {
             let config: Option<ModelConfig> = opt_field(case, "model_config")?;
             let auto: Option<i64> = opt_field(case, "auto_compact_token_limit")?;
-            serde_json::to_value(context_limits(&model, config.as_ref(), auto)).map_err(|e| e.to_string())?
+            serde_json::to_value(context_limits(&model, config.as_ref(), auto))
+                .map_err(|e| e.to_string())?
         }
         "allocate" => {
             let sizes: Vec<i64> = field(case, "sizes")?;
@@ -176,7 +184,12 @@ pub fn evaluate(case: &Value, cache: &mut ReferenceEncodingCache) -> Result<Valu
             let config: Option<ModelConfig> = opt_field(case, "model_config")?;
             let baseline: Option<ProviderBaseline> = opt_field(case, "baseline")?;
             let limits = context_limits(&model, config.as_ref(), None);
-            let snap = snapshot(&counter(), &messages(case, "messages")?, &limits, baseline.as_ref());
+            let snap = snapshot(
+                &counter(),
+                &messages(case, "messages")?,
+                &limits,
+                baseline.as_ref(),
+            );
             serde_json::to_value(snap).map_err(|e| e.to_string())?
         }
         "read_attachment" => {
@@ -186,7 +199,8 @@ pub fn evaluate(case: &Value, cache: &mut ReferenceEncodingCache) -> Result<Valu
                 field(case, "attachment_id")?,
                 opt_field(case, "offset")?.unwrap_or(0),
                 opt_field(case, "limit")?.unwrap_or(0),
-                opt_field(case, "page_token_limit")?.unwrap_or(crate::read_attachment::DEFAULT_PAGE_TOKEN_LIMIT),
+                opt_field(case, "page_token_limit")?
+                    .unwrap_or(crate::read_attachment::DEFAULT_PAGE_TOKEN_LIMIT),
                 &counter(),
             );
             json!({"result": result})
@@ -239,13 +253,15 @@ pub fn first_difference(expected: &Value, actual: &Value, path: &str) -> Option<
                     return Some(d);
                 }
             }
-            (e.len() != a.len()).then(|| format!("{path}: expected {} items got {}", e.len(), a.len()))
+            (e.len() != a.len())
+                .then(|| format!("{path}: expected {} items got {}", e.len(), a.len()))
         }
         (Value::String(e), Value::String(a)) if e != a => {
             let at = e.chars().zip(a.chars()).take_while(|(x, y)| x == y).count();
             let snippet = |s: &str| -> String {
                 let from = at.saturating_sub(20);
-                serde_json::to_string(&s.chars().skip(from).take(60).collect::<String>()).unwrap_or_default()
+                serde_json::to_string(&s.chars().skip(from).take(60).collect::<String>())
+                    .unwrap_or_default()
             };
             Some(format!(
                 "{path} (char {at}): expected …{} got …{}",

@@ -48,7 +48,8 @@ pub fn count_with_breakdown(counter: &TokenCounter, message: &Message) -> Messag
         _ => parts.user = own,
     }
     parts.attachments = attachment_tokens as i64;
-    let attributed = parts.system + parts.user + parts.assistant + parts.tool_outputs + parts.attachments;
+    let attributed =
+        parts.system + parts.user + parts.assistant + parts.tool_outputs + parts.attachments;
     parts.overhead = total as i64 - attributed;
     MessageTokens { total, parts }
 }
@@ -57,7 +58,9 @@ fn attachment_block_tokens(counter: &TokenCounter, text: &str) -> usize {
     let mut tokens = 0;
     let mut rest = text;
     while let Some(start) = rest.find("<attachment>") {
-        let Some(len) = rest[start..].find("</attachment>") else { break };
+        let Some(len) = rest[start..].find("</attachment>") else {
+            break;
+        };
         let end = start + len + "</attachment>".len();
         tokens += counter.count_text(&rest[start..end]);
         rest = &rest[end..];
@@ -150,7 +153,8 @@ impl Ledger {
 
     /// The snapshot of the history under `limits`, with its breakdown: O(1).
     pub fn snapshot(&self, limits: &ContextLimits) -> ContextMetricsSnapshot {
-        ContextMetricsSnapshot::from_used(self.used_tokens() as i64, limits).with_breakdown(self.breakdown())
+        ContextMetricsSnapshot::from_used(self.used_tokens() as i64, limits)
+            .with_breakdown(self.breakdown())
     }
 }
 
@@ -176,7 +180,10 @@ mod tests {
         let counter = TokenCounter::for_model("gpt-4o");
         let msgs = vec![
             Message::new("system", "You are terse."),
-            Message::new("user", "look <attachment>[Attachment: a | ID: 1 | Type: t]\nbody text</attachment> please"),
+            Message::new(
+                "user",
+                "look <attachment>[Attachment: a | ID: 1 | Type: t]\nbody text</attachment> please",
+            ),
             Message::new("assistant", "done"),
             Message::new("tool", "output"),
         ];

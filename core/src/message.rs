@@ -179,7 +179,8 @@ impl Serialize for Content {
         match self {
             Content::Text(t) => serializer.serialize_str(t),
             Content::Parts(parts) => {
-                Value::Array(parts.iter().map(ContentPart::to_value).collect()).serialize(serializer)
+                Value::Array(parts.iter().map(ContentPart::to_value).collect())
+                    .serialize(serializer)
             }
             Content::Other(v) => v.serialize(serializer),
         }
@@ -321,7 +322,9 @@ mod tests {
     #[test]
     fn tool_call_shapes_normalise_alike() {
         let a: ToolCall = serde_json::from_value(json!({"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}})).expect("openai shape");
-        let b: ToolCall = serde_json::from_value(json!({"id": "c1", "name": "f", "args": {"x": 1}})).expect("flat shape");
+        let b: ToolCall =
+            serde_json::from_value(json!({"id": "c1", "name": "f", "args": {"x": 1}}))
+                .expect("flat shape");
         assert!(matches!(a, ToolCall::Function { .. }));
         assert!(matches!(b, ToolCall::Flat { .. }));
         assert_eq!(a.normalized(), b.normalized());

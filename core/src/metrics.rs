@@ -21,7 +21,13 @@ pub mod phase {
     /// The turn ended.
     pub const FINAL: &str = "final";
     /// Every phase, in lifecycle order.
-    pub const ALL: [&str; 5] = [BUILD_MESSAGES, AFTER_TOOL_END, AFTER_COMPACTION, SUMMARY_COMPACT, FINAL];
+    pub const ALL: [&str; 5] = [
+        BUILD_MESSAGES,
+        AFTER_TOOL_END,
+        AFTER_COMPACTION,
+        SUMMARY_COMPACT,
+        FINAL,
+    ];
 }
 
 /// Width of the remaining-percent buckets that throttle updates.
@@ -123,7 +129,11 @@ pub struct ProviderBaseline {
 
 /// Tokens used by `messages`: the provider's figure plus the new suffix when
 /// the baseline's messages are still a prefix, otherwise a full recount.
-pub fn used_tokens(counter: &TokenCounter, messages: &[Message], baseline: Option<&ProviderBaseline>) -> i64 {
+pub fn used_tokens(
+    counter: &TokenCounter,
+    messages: &[Message],
+    baseline: Option<&ProviderBaseline>,
+) -> i64 {
     if let Some(base) = baseline {
         if let Some(suffix) = suffix_after_prefix(messages, &base.messages) {
             if suffix.is_empty() {
@@ -140,7 +150,10 @@ fn suffix_after_prefix<'a>(messages: &'a [Message], prefix: &[Message]) -> Optio
     if prefix.len() > messages.len() {
         return None;
     }
-    let matches = messages.iter().zip(prefix).all(|(a, b)| same_for_baseline(a, b));
+    let matches = messages
+        .iter()
+        .zip(prefix)
+        .all(|(a, b)| same_for_baseline(a, b));
     matches.then(|| &messages[prefix.len()..])
 }
 
@@ -192,7 +205,10 @@ impl From<&ContextMetricsSnapshot> for EmitState {
 /// Whether a status update is sent: always at turn boundaries and compactions,
 /// on a trigger crossing, or when remaining falls into a lower 5% bucket.
 pub fn should_emit(previous: Option<EmitState>, current: EmitState, phase: &str) -> bool {
-    if matches!(phase, phase::BUILD_MESSAGES | phase::FINAL | phase::AFTER_COMPACTION) {
+    if matches!(
+        phase,
+        phase::BUILD_MESSAGES | phase::FINAL | phase::AFTER_COMPACTION
+    ) {
         return true;
     }
     let Some(prev) = previous else {
@@ -201,8 +217,12 @@ pub fn should_emit(previous: Option<EmitState>, current: EmitState, phase: &str)
     if prev.is_over_trigger != current.is_over_trigger {
         return true;
     }
-    current.remaining_percent.div_euclid(STATUS_UPDATE_STEP_PERCENT)
-        < prev.remaining_percent.div_euclid(STATUS_UPDATE_STEP_PERCENT)
+    current
+        .remaining_percent
+        .div_euclid(STATUS_UPDATE_STEP_PERCENT)
+        < prev
+            .remaining_percent
+            .div_euclid(STATUS_UPDATE_STEP_PERCENT)
 }
 
 #[cfg(test)]
@@ -218,10 +238,26 @@ mod tests {
 
     #[test]
     fn throttles_to_lower_buckets() {
-        assert!(!should_emit(Some(st(44, false)), st(40, false), phase::AFTER_TOOL_END));
-        assert!(should_emit(Some(st(40, false)), st(39, false), phase::AFTER_TOOL_END));
-        assert!(should_emit(Some(st(40, false)), st(90, true), phase::AFTER_TOOL_END));
-        assert!(should_emit(Some(st(40, false)), st(90, false), phase::FINAL));
+        assert!(!should_emit(
+            Some(st(44, false)),
+            st(40, false),
+            phase::AFTER_TOOL_END
+        ));
+        assert!(should_emit(
+            Some(st(40, false)),
+            st(39, false),
+            phase::AFTER_TOOL_END
+        ));
+        assert!(should_emit(
+            Some(st(40, false)),
+            st(90, true),
+            phase::AFTER_TOOL_END
+        ));
+        assert!(should_emit(
+            Some(st(40, false)),
+            st(90, false),
+            phase::FINAL
+        ));
         assert!(should_emit(None, st(90, false), phase::SUMMARY_COMPACT));
     }
 

@@ -25,7 +25,10 @@ pub enum CompactionStatus {
 impl CompactionStatus {
     /// Whether a compaction is running (`started` and `in_progress` alike, so a reconnect mid-way still shows it).
     pub fn is_compacting(self) -> bool {
-        matches!(self, CompactionStatus::Started | CompactionStatus::InProgress)
+        matches!(
+            self,
+            CompactionStatus::Started | CompactionStatus::InProgress
+        )
     }
 }
 
@@ -69,7 +72,8 @@ pub struct ContextCompaction {
 impl ContextCompaction {
     /// Tokens the compaction saved, when it completed.
     pub fn tokens_saved(&self) -> Option<i64> {
-        self.after_tokens.map(|after| (self.before_tokens - after).max(0))
+        self.after_tokens
+            .map(|after| (self.before_tokens - after).max(0))
     }
 }
 
@@ -92,7 +96,11 @@ pub struct StatusEvent {
 
 impl StatusEvent {
     /// An event for `phase` carrying `metrics`.
-    pub fn new(response_id: impl Into<String>, phase: &str, metrics: ContextMetricsSnapshot) -> Self {
+    pub fn new(
+        response_id: impl Into<String>,
+        phase: &str,
+        metrics: ContextMetricsSnapshot,
+    ) -> Self {
         StatusEvent {
             kind: EVENT_NAME.into(),
             response_id: response_id.into(),
@@ -121,14 +129,21 @@ impl StatusEvent {
         if !phase::ALL.contains(&self.phase.as_str()) {
             return Err(crate::Error::invalid(
                 "status event",
-                format!("unknown phase \"{}\" (expected one of {})", self.phase, phase::ALL.join(", ")),
+                format!(
+                    "unknown phase \"{}\" (expected one of {})",
+                    self.phase,
+                    phase::ALL.join(", ")
+                ),
             ));
         }
         if let Some(c) = &self.context_compaction {
             if !is_iso8601_utc(&c.created_at) {
                 return Err(crate::Error::invalid(
                     "status event",
-                    format!("created_at \"{}\" is not an ISO 8601 UTC time", c.created_at),
+                    format!(
+                        "created_at \"{}\" is not an ISO 8601 UTC time",
+                        c.created_at
+                    ),
                 ));
             }
         }
@@ -145,7 +160,8 @@ pub fn is_iso8601_utc(s: &str) -> bool {
     let Some(body) = body else { return false };
     let (main, frac) = body.split_once('.').unwrap_or((body, ""));
     let b = main.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|x| x.iter().all(u8::is_ascii_digit));
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|x| x.iter().all(u8::is_ascii_digit));
     b.len() == 19
         && digits(0..4)
         && b[4] == b'-'
@@ -196,7 +212,10 @@ mod tests {
 
     #[test]
     fn created_at_round_trip() {
-        assert_eq!(format_created_at(1_782_226_534_512_345), "2026-06-23T14:55:34.512345+00:00");
+        assert_eq!(
+            format_created_at(1_782_226_534_512_345),
+            "2026-06-23T14:55:34.512345+00:00"
+        );
         assert!(is_iso8601_utc("2026-06-23T14:55:34.512345+00:00"));
         assert!(is_iso8601_utc("2026-06-23T14:55:34Z"));
         assert!(!is_iso8601_utc("2026-06-23 14:55:34"));
@@ -211,7 +230,14 @@ mod tests {
           "context_compaction":{"type":"summary_compact","status":"in_progress","before_tokens":95,"trigger_limit":81,
           "target_limit":63,"used_legacy_fallback":false,"created_at":"2026-06-23T14:55:34Z"}}"#;
         let e = StatusEvent::parse(data).expect("valid event");
-        assert!(e.context_compaction.expect("present").status.is_compacting());
-        assert!(StatusEvent::parse(&data.replace("summary_compact\",\"extra", "nope\",\"extra")).is_err());
+        assert!(e
+            .context_compaction
+            .expect("present")
+            .status
+            .is_compacting());
+        assert!(
+            StatusEvent::parse(&data.replace("summary_compact\",\"extra", "nope\",\"extra"))
+                .is_err()
+        );
     }
 }

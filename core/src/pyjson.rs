@@ -122,7 +122,10 @@ mod tests {
 
     #[test]
     fn matches_python_defaults() {
-        assert_eq!(dumps(&json!({"a": 1, "b": [true, null]})), r#"{"a": 1, "b": [true, null]}"#);
+        assert_eq!(
+            dumps(&json!({"a": 1, "b": [true, null]})),
+            r#"{"a": 1, "b": [true, null]}"#
+        );
         assert_eq!(dumps(&json!("é😀\n")), r#""\u00e9\ud83d\ude00\n""#);
         assert_eq!(dumps(&json!("\u{7f}\u{1}")), "\"\u{7f}\\u0001\"");
     }

@@ -179,7 +179,10 @@ mod tests {
         for _ in 0..30 {
             assert!(budget.try_call().is_none());
         }
-        assert!(matches!(budget.try_call(), Some(ReadResult::Rejected { .. })));
+        assert!(matches!(
+            budget.try_call(),
+            Some(ReadResult::Rejected { .. })
+        ));
     }
 
     #[test]
@@ -191,11 +194,21 @@ mod tests {
             source_truncated: true,
         };
         let c = TokenCounter::for_model("gpt-4");
-        let ReadResult::Success { next_offset, warning, .. } = read_page(Some(&doc), 1, 0, 4, 100, &c) else {
+        let ReadResult::Success {
+            next_offset,
+            warning,
+            ..
+        } = read_page(Some(&doc), 1, 0, 4, 100, &c)
+        else {
             panic!("a page")
         };
         assert_eq!((next_offset, warning), (Some(4), None));
-        let ReadResult::Success { next_offset, warning, .. } = read_page(Some(&doc), 1, 4, 4, 100, &c) else {
+        let ReadResult::Success {
+            next_offset,
+            warning,
+            ..
+        } = read_page(Some(&doc), 1, 4, 4, 100, &c)
+        else {
             panic!("a page")
         };
         assert_eq!(next_offset, None);

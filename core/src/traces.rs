@@ -109,7 +109,18 @@ mod tests {
             .build();
         assert_eq!(t.name, "context_protection.attachment_preview");
         let keys: Vec<&str> = t.attributes.keys().map(String::as_str).collect();
-        assert_eq!(keys, ["operation", "status", "duration_ms", "before_tokens", "after_tokens", "tokens_saved", "attachment_segments_truncated"]);
+        assert_eq!(
+            keys,
+            [
+                "operation",
+                "status",
+                "duration_ms",
+                "before_tokens",
+                "after_tokens",
+                "tokens_saved",
+                "attachment_segments_truncated"
+            ]
+        );
         assert_eq!(t.attributes["tokens_saved"], 0);
         assert_eq!(t.attributes["duration_ms"], 1.23);
     }

@@ -6,7 +6,9 @@ use ctxguard_core::conformance::evaluate;
 use ctxguard_core::encoding::ReferenceEncodingCache;
 use ctxguard_core::protocol::StatusEvent;
 use ctxguard_core::tokens::TokenCounter;
-use ctxguard_core::tool_output::{render, truncate_body, PolicyKind, ToolOutputInput, TruncationPolicy};
+use ctxguard_core::tool_output::{
+    render, truncate_body, PolicyKind, ToolOutputInput, TruncationPolicy,
+};
 use ctxguard_core::Message;
 use proptest::prelude::*;
 

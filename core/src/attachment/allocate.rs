@@ -25,7 +25,10 @@ mod tests {
 
     #[test]
     fn small_bodies_free_budget_for_large_ones() {
-        assert_eq!(allocate_budget(&[1, 90000, 90000, 1, 7], 4000), [1, 1995, 1996, 1, 7]);
+        assert_eq!(
+            allocate_budget(&[1, 90000, 90000, 1, 7], 4000),
+            [1, 1995, 1996, 1, 7]
+        );
         assert_eq!(allocate_budget(&[0, 0, 400], 0), [0, 0, 0]);
         assert!(allocate_budget(&[], 10).is_empty());
     }

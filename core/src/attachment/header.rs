@@ -97,7 +97,11 @@ pub fn format_size(bytes: i64) -> String {
 
 /// The header line of one attachment, exactly as the reference's clients write it.
 pub fn build_header(args: &HeaderArgs) -> String {
-    let kind = if args.is_image { "Image Attachment" } else { "Attachment" };
+    let kind = if args.is_image {
+        "Image Attachment"
+    } else {
+        "Attachment"
+    };
     let mime = args
         .mime_type
         .as_deref()
