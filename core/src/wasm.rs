@@ -11,8 +11,9 @@
 //! Encodings are built on the first call that needs them: a page that only
 //! counts for o200k models never parses cl100k.
 //!
-//! The guard pipeline (the `ContextGuard` and `SummaryRequest` classes and the
-//! checkpoint functions) lives in `wasm/guard.rs`.
+//! The guard pipeline (the `ContextGuard` and `SummaryRequest` classes) lives
+//! in `wasm/guard.rs`, its history helpers (tool pairs, checkpoint reload) in
+//! `wasm/checkpoint.rs`.
 
 use crate::attachment::{
     allocate_budget, build_header, is_text_readable_mime, preview_messages, HeaderArgs,
@@ -33,11 +34,13 @@ use std::fmt::Display;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+mod checkpoint;
 mod guard;
-pub use guard::{
-    is_context_too_long_error_js, latest_checkpoint_js, reload_messages_js, sanitize_tool_pairs_js,
-    select_recent_user_messages_js, ContextGuard, SummaryRequest,
+pub use checkpoint::{
+    latest_checkpoint_js, reload_messages_js, sanitize_tool_pairs_js,
+    select_recent_user_messages_js,
 };
+pub use guard::{is_context_too_long_error_js, ContextGuard, SummaryRequest};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"

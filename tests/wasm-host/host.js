@@ -1,6 +1,7 @@
 // A host page using the ctxguard-core npm package (pkg/) as an app would:
 // init(), then every exported function, checked against the public
-// conformance vectors, plus argument validation and plain-object outputs.
+// conformance vectors, plus argument validation and plain-object outputs,
+// and the guard classes driven through one compaction.
 // The result is left in `window.ctxguardResult` for the WebDriver script.
 import init, * as ctx from "../../pkg/ctxguard_core.js";
 
@@ -206,17 +207,129 @@ function checkErrors() {
     ["parseStatusEvent(object)", () => ctx.parseStatusEvent({}), "data: expected a string"],
     ["countMessages(cycle)", () => { const m = { role: "user" }; m.self = m; return ctx.countMessages([m], "m"); }, "nested more than 128 levels deep"],
   ];
-  for (const [id, call, message] of cases) {
-    try {
-      call();
-      check(id, false, "did not throw");
-    } catch (e) {
-      const ok = e instanceof Error && e.message.includes(message);
-      check(id, ok, `threw ${e instanceof Error ? "Error" : typeof e} ${JSON.stringify(e?.message ?? e)}, wanted ${JSON.stringify(message)}`);
-    }
-  }
+  for (const [id, call, message] of cases) expectThrows(id, call, message);
   // The module still works after every rejected call.
   check("usable after errors", ctx.countTokens("hello world", "gpt-4o") === 2, "countTokens changed after errors");
+}
+
+/** Checks that `call` throws an `Error` whose message contains `message`; returns the error. */
+function expectThrows(id, call, message) {
+  try {
+    call();
+    check(id, false, "did not throw");
+  } catch (e) {
+    const ok = e instanceof Error && e.message.includes(message);
+    check(id, ok, `threw ${e instanceof Error ? "Error" : typeof e} ${JSON.stringify(e?.message ?? e)}, wanted ${JSON.stringify(message)}`);
+    return e;
+  }
+  return undefined;
+}
+
+/** 2026-06-23T14:55:34.512Z, the host's clock in these checks. */
+const GUARD_NOW_MS = Date.UTC(2026, 5, 23, 14, 55, 34, 512);
+
+/** The guard as a JS host drives it: one compaction whose first summary call is too long, then the edges. */
+function checkGuard() {
+  const guard = new ctx.ContextGuard("gpt-4o", null, { auto_compact_token_limit: 300 });
+  const limits = guard.limits();
+  check("guard limits", limits.trigger_limit === 300 && limits.target_limit === 299, brief(limits));
+  const history = [
+    { role: "system", content: "be brief" },
+    { role: "user", content: "first question ".repeat(200) },
+    { role: "assistant", content: "first answer" },
+    { role: "user", content: "and now?" },
+  ];
+  const now = GUARD_NOW_MS;
+  const decision = guard.beforeModelCall(history, now, "resp_guard");
+  check("guard need_summary", decision.kind === "need_summary", `kind ${decision.kind}`);
+  if (decision.kind !== "need_summary") return;
+  const first = decision.request;
+  const events = [first.started()];
+  const input = first.messages();
+  check("guard summary input", input.at(-1).content.startsWith("You are compacting") && first.inputTokens() <= 299,
+    `${input.length} messages, ${first.inputTokens()} tokens`);
+  check("guard no early heartbeat", first.heartbeat(now + 1000) === null, "heartbeat before 15 s");
+  const beat = first.heartbeat(now + 15000);
+  if (beat) events.push(beat);
+  check("guard heartbeat", beat?.context_compaction.status === "in_progress", brief(beat));
+  check("guard next heartbeat", first.nextHeartbeatAtMs() === now + 30000, `${first.nextHeartbeatAtMs()}`);
+  const failure = new Error("This model's maximum context length is 300 tokens");
+  const afterError = first.onError(failure, now + 16000);
+  check("guard retry", afterError.kind === "retry", `kind ${afterError.kind}`);
+  if (afterError.kind !== "retry") return;
+  expectThrows("guard request answers once", () => first.messages(), "request: this summary request was already answered");
+  const retry = afterError.request;
+  check("guard retry input", retry.attempt() === 2 && retry.messages().length < input.length, `attempt ${retry.attempt()}`);
+  const ready = retry.onSummary(`summary of ${retry.messages().length} messages`, now + 20000);
+  events.push(...ready.events);
+  check("guard proceed", ready.kind === "proceed" && ready.changed && ready.replacement !== null, `kind ${ready.kind}`);
+  const statuses = events.map((e) => e.context_compaction.status).join(",");
+  check("guard events", statuses === "started,in_progress,completed", statuses);
+  for (const [i, event] of events.entries()) {
+    const diff = firstDifference(event, ctx.parseStatusEvent(JSON.stringify(event)));
+    check(`guard event ${i} is a wire event`, diff === null && event.response_id === "resp_guard"
+      && event.context_compaction.created_at === "2026-06-23T14:55:34.512000+00:00", diff ?? brief(event));
+  }
+  const completed = events.at(-1).context_compaction;
+  check("guard after_tokens", completed.after_tokens === ready.used_tokens && ready.used_tokens < 300
+    && ctx.countMessages(ready.messages, "gpt-4o") === ready.used_tokens, brief(completed));
+  check("guard replacement", ready.messages.length === 3 && ready.replacement.removed_history_items === 2
+    && ready.messages[1].additional_kwargs?.checkpoint_retained === true
+    && ready.messages[2].additional_kwargs?.summary_compacted === true
+    && ready.messages[2].id === completed.summary_message_id, brief(ready.messages));
+
+  // Under the trigger it proceeds untouched; a non-context error falls back to the uncompacted history.
+  const small = guard.beforeModelCall([{ role: "user", content: "hi" }], now);
+  check("guard proceed untouched", small.kind === "proceed" && !small.changed && small.events.length === 0
+    && small.replacement === null && small.used_tokens === 9, brief(small));
+  const again = guard.beforeModelCall(history, now);
+  if (again.kind === "need_summary") {
+    const out = again.request.onError({ message: "invalid parameter", status: 400 }, now + 1);
+    check("guard fallback", out.kind === "fallback" && out.messages.length === 4
+      && out.events[0]?.context_compaction.failure_reason === "summary_compact_failed", brief(out));
+  } else {
+    check("guard fallback", false, `kind ${again.kind}`);
+  }
+  guard.free();
+
+  // A knowledge-base payload that must not be cut: a typed Error telling the user to narrow the request.
+  const strict = new ctx.ContextGuard("gpt-4o", null, { auto_compact_token_limit: 300, summary_enabled: false });
+  const kb = JSON.stringify({ mode: "direct_injection", chunks: ["fact ".repeat(2000)] });
+  const kbHistory = [
+    { role: "user", content: "q" },
+    { role: "assistant", content: "", tool_calls: [{ id: "kb", type: "function", function: { name: "knowledge_base_search", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: "kb", name: "knowledge_base_search", content: kb },
+    { role: "user", content: "now" },
+  ];
+  const e = expectThrows("guard bypassed payload", () => strict.beforeModelCall(kbHistory, now), "narrow the request");
+  check("guard bypassed payload fields", e?.code === "bypassed_payload_too_large" && e.trigger_limit === 300
+    && e.message.startsWith("history: "), brief({ code: e?.code, message: e?.message }));
+
+  expectThrows("ContextGuard(model)", () => new ctx.ContextGuard(5), "model: expected a string, got the number 5");
+  expectThrows("ContextGuard(options)", () => new ctx.ContextGuard("m", null, { summaryEnabled: false }), "options: unknown field `summaryEnabled`");
+  expectThrows("beforeModelCall(nowMs)", () => strict.beforeModelCall([]), "nowMs: expected a time in milliseconds");
+  expectThrows("beforeModelCall(history)", () => strict.beforeModelCall({}, now), "history: expected an array");
+  expectThrows("selectRecentUserMessages(limit)", () => ctx.selectRecentUserMessages([], -1, "m"), "tokenLimit: must be ≥ 0, got -1");
+  expectThrows("reloadMessages(role)", () => ctx.reloadMessages([{ role: "bot" }]), "turns[0].role: expected \"user\" or \"assistant\"");
+
+  // The history helpers.
+  const sanitized = ctx.sanitizeToolPairs([
+    { role: "user", content: "q" }, { role: "tool", tool_call_id: "gone", content: "orphan" }, { role: "assistant", content: "a" },
+  ]);
+  check("sanitizeToolPairs", sanitized.map((m) => m.role).join(",") === "user,assistant", brief(sanitized));
+  const recent = ctx.selectRecentUserMessages(history, 50, "gpt-4o");
+  check("selectRecentUserMessages", recent.length >= 1 && recent.at(-1).content === "and now?"
+    && recent.every((m) => m.additional_kwargs.checkpoint_retained === true), brief(recent));
+  const turns = [
+    { role: "user", completed: true, messages: [{ role: "user", content: "u1" }] },
+    { role: "assistant", completed: true, messages: ready.messages.concat([{ role: "assistant", content: "a1" }]) },
+    { role: "user", messages: [{ role: "user", content: "u2" }] },
+  ];
+  const reloaded = ctx.reloadMessages(turns);
+  check("reloadMessages", reloaded.length === 5 && reloaded.at(-1).content === "u2", brief(reloaded));
+  check("latestCheckpoint", ctx.latestCheckpoint(turns, 1).length === 1 && ctx.latestCheckpoint(turns)[0].role === "assistant", "checkpoint");
+  check("isContextTooLongError", ctx.isContextTooLongError("输入长度超过限制") && ctx.isContextTooLongError({ message: "x", status: 413 })
+    && !ctx.isContextTooLongError({ message: "invalid parameter", status: 400 }), "context-too-long rules");
 }
 
 async function main() {
@@ -231,6 +344,7 @@ async function main() {
   const snapshots = runVectors(vectors);
   checkStatusEvents(snapshots);
   checkErrors();
+  checkGuard();
 }
 
 main()

@@ -1,24 +1,37 @@
 // Type-checks a host's use of the package against pkg/*.d.ts (`tsc --noEmit`, see run.sh).
 // Lines marked @ts-expect-error must stay errors: they prove the declarations are not `any`.
 import init, {
+  ContextGuard,
+  SummaryRequest,
   allocateBudget,
   buildAttachmentHeader,
   contextConfig,
   contextMetrics,
   countMessages,
   countTokens,
+  isContextTooLongError,
   isTextReadableMime,
+  latestCheckpoint,
   parseStatusEvent,
   previewAttachments,
   readAttachmentPage,
+  reloadMessages,
   renderToolOutput,
+  sanitizeToolPairs,
+  selectRecentUserMessages,
   shouldEmitStatusUpdate,
+  type AfterSummaryError,
   type AttachmentPreview,
+  type CompactionStatusEvent,
+  type GuardDecision,
+  type GuardOptions,
+  type GuardReady,
   type ContextLimits,
   type ContextMetricsSnapshot,
   type Message,
   type ReadResult,
   type StatusEvent,
+  type Turn,
 } from "../../pkg/ctxguard_core.js";
 
 export async function host(): Promise<void> {
@@ -76,4 +89,63 @@ export async function host(): Promise<void> {
   // @ts-expect-error results are typed, not any
   const wrong: string = contextConfig("gpt-4o");
   console.log(wrong);
+}
+
+/** A host's summariser: another model call (here a stand-in). */
+async function summarise(messages: Message[]): Promise<string> {
+  return `summary of ${messages.length} messages`;
+}
+
+/** The guard loop of a host: one model call's worth of governance. */
+export async function governed(history: Message[], send: (event: StatusEvent) => void): Promise<Message[]> {
+  const options: GuardOptions = { auto_compact_token_limit: 90000, tool_policy_overrides: { sh: { kind: "bytes", limit: 4096 } } };
+  const guard = new ContextGuard("gpt-4o", { context_window: 128000 }, options);
+  const decision: GuardDecision = guard.beforeModelCall(history, Date.now(), "resp_1");
+  let ready: GuardReady;
+  if (decision.kind === "need_summary") {
+    let request: SummaryRequest = decision.request;
+    send(request.started());
+    for (;;) {
+      const beat: CompactionStatusEvent | null = request.heartbeat(Date.now());
+      if (beat) send(beat);
+      try {
+        ready = request.onSummary(await summarise(request.messages()), Date.now());
+        break;
+      } catch (error) {
+        const after: AfterSummaryError = request.onError(error instanceof Error ? error : String(error), Date.now());
+        if (after.kind === "fallback") {
+          ready = after;
+          break;
+        }
+        request = after.request;
+      }
+    }
+  } else {
+    ready = decision;
+  }
+  for (const event of ready.events) send(event);
+  const after: number | undefined = ready.events[0]?.context_compaction.after_tokens;
+  const removed: number | undefined = ready.replacement?.removed_history_items;
+  const trigger: number = guard.limits().trigger_limit + ready.metrics.trigger_limit + ready.used_tokens;
+  console.log(after, removed, trigger, ready.changed, ready.traces.length);
+
+  const turns: Turn[] = [{ role: "user", completed: true, messages: history }, { role: "assistant", messages: ready.messages }];
+  const reloaded: Message[] = reloadMessages(turns, 20).concat(reloadMessages(turns));
+  const kept: Turn[] = latestCheckpoint(turns);
+  const recent: Message[] = selectRecentUserMessages(sanitizeToolPairs(reloaded), 20000, "gpt-4o");
+  const tooLong: boolean = isContextTooLongError({ message: "prompt is too long", status: 400 }) || isContextTooLongError("输入过长");
+  const spent: GuardReady = new ContextGuard("gpt-4o").beforeModelCall(recent, 0) as GuardReady;
+  console.log(kept.length, tooLong, spent.kind);
+  guard.free();
+
+  // @ts-expect-error the time is required: core never reads a clock
+  guard.beforeModelCall(history);
+  // @ts-expect-error turn roles are "user" or "assistant"
+  reloadMessages([{ role: "bot" }]);
+  // @ts-expect-error fallback reasons are the two wire reasons
+  (decision.kind === "need_summary" ? decision.request : undefined)?.fallBack(0, "tired");
+  // @ts-expect-error decisions are typed, not any
+  const wrong: string = guard.beforeModelCall(history, 0);
+  console.log(wrong);
+  return ready.messages;
 }

@@ -1,8 +1,7 @@
 //! The guard pipeline for JS hosts: a `ContextGuard` class whose
 //! `beforeModelCall` proceeds or hands back a `SummaryRequest`, the host's
-//! summariser call answered with `onSummary` / `onError`, and the free
-//! functions of SPEC §8 (tool-pair sanitising, recent-user selection,
-//! checkpoint reload).
+//! summariser call answered with `onSummary` / `onError`, and
+//! `isContextTooLongError` (the history helpers are in `checkpoint.rs`).
 //!
 //! Time comes from the host as milliseconds since the Unix epoch
 //! (`Date.now()`), converted to the guard's microseconds; core never reads a
@@ -12,13 +11,12 @@
 //! back a fresh one).
 
 use super::{
-    describe, fail, int_arg, is_nullish, js_number, json_arg, messages_arg, messages_from_json,
-    model_config_arg, non_negative, non_negative_int_arg, object_arg, string_arg, to_js, typed,
+    describe, fail, int_arg, is_nullish, js_number, messages_arg, model_config_arg, non_negative,
+    object_arg, string_arg, to_js, typed,
 };
 use crate::budget::{context_limits, ContextLimits};
 use crate::guard::{
-    self, AfterError, CompactionEvent, Decision, Guard, GuardConfig, Ready, SummaryError, Turn,
-    TurnRole,
+    self, AfterError, CompactionEvent, Decision, Guard, GuardConfig, Ready, SummaryError,
 };
 use crate::message::Message;
 use crate::metrics::ContextMetricsSnapshot;
@@ -29,7 +27,6 @@ use crate::traces::ProtectionTrace;
 use crate::Error;
 use js_sys::{Array, Object, Reflect};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
@@ -67,6 +64,8 @@ export interface Replacement {
 }
 /** A history the model may be called with, and what the guard did to it. */
 export interface GuardReady {
+  /** `fallback` when the compaction did not happen (the events end with a `fallback` event), else `proceed`. */
+  kind: "proceed" | "fallback";
   /** The governed history, to send and to store (it replaces the input). */
   messages: Message[];
   /** `countMessages(messages)`. */
@@ -98,16 +97,6 @@ export type AfterSummaryError = GuardRetry | GuardFallback;
 export type SummaryFailure = string | { message: string; status?: number | null };
 /** Why a compaction fell back. */
 export type FailureReason = "summary_compact_failed" | "summary_compact_not_applicable";
-/** Who produced a stored turn. */
-export type TurnRole = "user" | "assistant";
-/** One stored turn of a conversation, oldest first in a list. */
-export interface Turn {
-  role: TurnRole;
-  /** Whether the turn finished (a failed or cancelled reply is never a checkpoint); default false. */
-  completed?: boolean | null;
-  /** The messages stored for the turn (for a compacted assistant turn: retained users, summary, reply). */
-  messages?: Message[] | null;
-}
 "#;
 
 /// What the guard functions throw: a JS `Error` (argument errors included).
@@ -540,117 +529,4 @@ pub fn is_context_too_long_error_js(
     #[wasm_bindgen(unchecked_param_type = "SummaryFailure")] error: JsValue,
 ) -> Result<bool, JsError> {
     Ok(summary_failure_arg(&error, "error")?.is_context_too_long())
-}
-
-/// Keeps a tool result only when an earlier assistant message called it, removes calls that got no
-/// result, and drops messages left empty.
-#[wasm_bindgen(js_name = sanitizeToolPairs, unchecked_return_type = "Message[]")]
-pub fn sanitize_tool_pairs_js(
-    #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
-) -> Result<JsValue, JsError> {
-    to_js(&guard::sanitize_tool_pairs(messages_arg(
-        &messages, "messages",
-    )?))
-}
-
-/// The most recent user messages (summaries excepted) within `tokenLimit` tokens, newest first, the
-/// last one cut to the remaining budget, each marked `checkpoint_retained`; returned oldest first.
-#[wasm_bindgen(js_name = selectRecentUserMessages, unchecked_return_type = "Message[]")]
-pub fn select_recent_user_messages_js(
-    #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
-    #[wasm_bindgen(js_name = tokenLimit, unchecked_param_type = "number")] token_limit: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] model: JsValue,
-) -> Result<JsValue, JsError> {
-    let messages = messages_arg(&messages, "messages")?;
-    let token_limit = non_negative_int_arg(&token_limit, "tokenLimit")? as usize;
-    let counter = TokenCounter::for_model(&string_arg(&model, "model")?);
-    to_js(&guard::select_recent_user_messages(
-        &messages,
-        token_limit,
-        &counter,
-    ))
-}
-
-fn turns_arg(v: &JsValue, arg: &str) -> Result<Vec<Turn>, JsError> {
-    if !Array::is_array(v) {
-        return Err(fail(
-            arg,
-            format!("expected an array of turn objects, got {}", describe(v)),
-        ));
-    }
-    let value = json_arg(v, arg)?;
-    let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let at = format!("{arg}[{i}]");
-            let Some(turn) = item.as_object() else {
-                return Err(fail(
-                    &at,
-                    "expected a turn object {role, completed?, messages?}",
-                ));
-            };
-            let role = match turn.get("role").and_then(Value::as_str) {
-                Some("user") => TurnRole::User,
-                Some("assistant") => TurnRole::Assistant,
-                _ => {
-                    let got = turn.get("role").map_or("nothing".into(), Value::to_string);
-                    return Err(fail(
-                        &format!("{at}.role"),
-                        format!("expected \"user\" or \"assistant\", got {got}"),
-                    ));
-                }
-            };
-            let completed = match turn.get("completed") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => *b,
-                Some(other) => {
-                    return Err(fail(
-                        &format!("{at}.completed"),
-                        format!("expected a boolean, got {other}"),
-                    ))
-                }
-            };
-            let messages = match turn.get("messages") {
-                None | Some(Value::Null) => Vec::new(),
-                Some(list) => messages_from_json(list, &format!("{at}.messages"))?,
-            };
-            Ok(Turn {
-                role,
-                completed,
-                messages,
-            })
-        })
-        .collect()
-}
-
-fn limit_arg(v: &JsValue) -> Result<Option<usize>, JsError> {
-    if is_nullish(v) {
-        return Ok(None);
-    }
-    Ok(Some(non_negative_int_arg(v, "limit")? as usize))
-}
-
-/// The turns to reload: from the latest checkpoint (the last completed assistant turn whose
-/// messages carry `summary_compacted`) on, or all of them without one; with `limit`, the checkpoint
-/// plus the newest `limit - 1` turns (the newest `limit` without a checkpoint).
-#[wasm_bindgen(js_name = latestCheckpoint, unchecked_return_type = "Turn[]")]
-pub fn latest_checkpoint_js(
-    #[wasm_bindgen(unchecked_param_type = "Turn[]")] turns: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: JsValue,
-) -> Result<JsValue, JsError> {
-    let turns = turns_arg(&turns, "turns")?;
-    to_js(&guard::latest_checkpoint(&turns, limit_arg(&limit)?))
-}
-
-/// The model history to reload: the messages of `latestCheckpoint(turns, limit)` in order, tool
-/// pairs sanitised.
-#[wasm_bindgen(js_name = reloadMessages, unchecked_return_type = "Message[]")]
-pub fn reload_messages_js(
-    #[wasm_bindgen(unchecked_param_type = "Turn[]")] turns: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: JsValue,
-) -> Result<JsValue, JsError> {
-    let turns = turns_arg(&turns, "turns")?;
-    to_js(&guard::reload_messages(&turns, limit_arg(&limit)?))
 }
