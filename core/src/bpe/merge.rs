@@ -4,7 +4,6 @@
 //! over a linked list, O(n log n), so a megabyte without whitespace stays fast.
 
 use super::Vocabulary;
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Pieces up to this many bytes use the quadratic scan.
@@ -91,11 +90,13 @@ fn heap_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>) {
         })
         .collect();
     let mut rank = rank;
-    let initial: Vec<Reverse<(u32, u32)>> = rank
+    // Max-heap of `!(rank << 32 | start)`: the top is the lowest rank, leftmost on ties.
+    let key = |r: u32, i: usize| !((u64::from(r) << 32) | i as u64);
+    let initial: Vec<u64> = rank
         .iter()
         .enumerate()
         .filter(|(_, &r)| r != NONE)
-        .map(|(i, &r)| Reverse((r, i as u32)))
+        .map(|(i, &r)| key(r, i))
         .collect();
     let mut heap = BinaryHeap::from(initial);
     let end_of = |next: &[u32], i: usize| -> usize {
@@ -106,8 +107,8 @@ fn heap_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>) {
             next[j] as usize
         }
     };
-    while let Some(Reverse((r, i))) = heap.pop() {
-        let i = i as usize;
+    while let Some(k) = heap.pop() {
+        let (r, i) = ((!k >> 32) as u32, (!k & 0xFFFF_FFFF) as usize);
         if rank[i] != r || next[i] as usize >= n {
             continue; // stale entry
         }
@@ -126,14 +127,14 @@ fn heap_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>) {
             NONE
         };
         if rank[i] != NONE {
-            heap.push(Reverse((rank[i], i as u32)));
+            heap.push(key(rank[i], i));
         }
         let p = prev[i];
         if p != NONE {
             let p = p as usize;
             rank[p] = pair_rank(vocab, piece, p, end_of(&next, p));
             if rank[p] != NONE {
-                heap.push(Reverse((rank[p], p as u32)));
+                heap.push(key(rank[p], p));
             }
         }
     }
