@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The benchmarks of issue 6, in one command; writes BENCHMARKS.md at the repository root.
+#   1. builds pkg/ (release) when it is missing or older than core's sources;
+#   2. installs the browser bench's pinned JS tokenizers (npm ci) when missing;
+#   3. generates the inputs (tests/bench/corpus.mjs, deterministic);
+#   4. native: criterion benches (core/benches/engine.rs), short measurement time;
+#   5. browser: tests/bench/run.mjs in one headless Chromium session;
+#   6. BENCHMARKS.md: both tables, the .wasm's raw/gzip/brotli size, the machine.
+# Options: --rebuild (always rebuild pkg/), --skip-native, --skip-browser (the skipped
+# part keeps its previous results, when there are any).
+# Benchmarks are not tests: nothing here is part of scripts/test.sh or .ci/run.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+source scripts/env.sh
+
+rebuild=0 native=1 browser=1
+for arg in "$@"; do
+  case "$arg" in
+    --rebuild) rebuild=1 ;;
+    --skip-native) native=0 ;;
+    --skip-browser) browser=0 ;;
+    *) echo "bench.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+out="$CARGO_TARGET_DIR/ctxguard-bench"
+mkdir -p "$out"
+step() { printf '\n--> %s\n' "$*"; }
+start=$(date +%s)
+
+wasm=pkg/ctxguard_core_bg.wasm
+if [ "$rebuild" = 1 ] || [ ! -f "$wasm" ] || [ ! -f pkg/ctxguard_core.js ] ||
+  [ -n "$(find core/src core/Cargo.toml core/build.rs Cargo.toml Cargo.lock -newer "$wasm" -print -quit 2>/dev/null)" ]; then
+  step "wasm-pack build core --release --target web --out-dir ../pkg --mode no-install -- --features wasm"
+  wasm-pack build core --release --target web --out-dir ../pkg --mode no-install -- --features wasm
+else
+  step "pkg/ is up to date with core (pass --rebuild to force a release build)"
+fi
+
+if [ ! -f tests/bench/node_modules/.package-lock.json ] ||
+  [ tests/bench/package-lock.json -nt tests/bench/node_modules/.package-lock.json ]; then
+  step "npm ci in tests/bench (gpt-tokenizer, js-tiktoken, tiktoken; no install scripts)"
+  (cd tests/bench && npm ci --ignore-scripts --no-audit --no-fund --silent)
+fi
+
+step "inputs (tests/bench/corpus.mjs)"
+node tests/bench/corpus.mjs "$out/corpus"
+
+if [ "$native" = 1 ]; then
+  step "native: cargo bench -p ctxguard-core --bench engine"
+  rm -rf "$out/criterion"
+  CRITERION_HOME="$out/criterion" CTXGUARD_BENCH_CORPUS="$out/corpus" \
+    cargo bench -p ctxguard-core --bench engine -- --warm-up-time 0.5 --measurement-time 1.5
+fi
+
+if [ "$browser" = 1 ]; then
+  step "browser: node tests/bench/run.mjs (headless Chromium $(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1))"
+  rm -f "$out/browser.json"
+  node tests/bench/run.mjs --out "$out/browser.json"
+fi
+
+step "BENCHMARKS.md"
+args=()
+[ -d "$out/criterion" ] && args+=(--criterion "$out/criterion")
+[ -f "$out/browser.json" ] && args+=(--browser "$out/browser.json")
+node tests/bench/report.mjs "${args[@]}" --out "$root/BENCHMARKS.md"
+printf '\nbench.sh: done in %d s; results in BENCHMARKS.md (raw: %s)\n' "$(($(date +%s) - start))" "$out"

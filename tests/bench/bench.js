@@ -1,0 +1,163 @@
+// The browser bench page: ctxguard's npm package (pkg/, release build) beside
+// three JS tokenizers from the npm registry, all o200k, on the same inputs in
+// the same page. Driven by run.mjs through chromedriver; the result is left in
+// `window.benchResult`.
+//
+//   ?mode=init&tok=NAME  fresh page: time from loading NAME to its first count result
+//   ?mode=run            every tokenizer: count checks, MB/s, worst cases
+import * as corpus from "./corpus.mjs";
+
+const NM = "/tests/bench/node_modules";
+const MODEL = "gpt-4o"; // o200k_base
+const PROBE = "hello world";
+
+/** Each loader resolves to `{ count(text) -> number }`, starting from nothing loaded. */
+export const TOKENIZERS = {
+  ctxguard: async () => {
+    const m = await import("/pkg/ctxguard_core.js");
+    await m.default();
+    return { count: (s) => m.countTokens(s, MODEL) };
+  },
+  "gpt-tokenizer": async () => {
+    const m = await import(`${NM}/gpt-tokenizer/esm/encoding/o200k_base.js`);
+    // Ordinary encoding: special-token text is plain text, as in ctxguard.
+    const plain = { disallowedSpecial: new Set() };
+    return { count: (s) => m.countTokens(s, plain) };
+  },
+  "js-tiktoken": async () => {
+    const [{ Tiktoken }, ranks] = await Promise.all([
+      import(`${NM}/js-tiktoken/dist/lite.js`),
+      import(`${NM}/js-tiktoken/dist/ranks/o200k_base.js`),
+    ]);
+    const enc = new Tiktoken(ranks.default);
+    return { count: (s) => enc.encode(s, [], []).length };
+  },
+  "tiktoken (npm wasm)": async () => {
+    const m = await import(`${NM}/tiktoken/lite/init.js`);
+    await m.init((imports) => WebAssembly.instantiateStreaming(fetch(`${NM}/tiktoken/lite/tiktoken_bg.wasm`), imports));
+    const data = await (await fetch(`${NM}/tiktoken/encoders/o200k_base.json`)).json();
+    const enc = new m.Tiktoken(data.bpe_ranks, data.special_tokens, data.pat_str);
+    return { count: (s) => enc.encode_ordinary(s).length };
+  },
+};
+
+const result = { done: false, error: null, progress: "starting" };
+window.benchResult = result;
+const yieldToBrowser = () => new Promise((r) => setTimeout(r, 0));
+const utf8 = (s) => new TextEncoder().encode(s).length;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function timeOnce(fn) {
+  await yieldToBrowser();
+  const t0 = performance.now();
+  const out = fn();
+  return { ms: performance.now() - t0, out };
+}
+
+/** One warm-up, then runs until `budgetMs` has been spent (at least 3, at most 10): the median. */
+async function throughput(tk, text) {
+  const bytes = utf8(text);
+  const warm = await timeOnce(() => tk.count(text));
+  const times = [];
+  let spent = 0;
+  while (times.length < 3 || (spent < 2000 && times.length < 10)) {
+    const { ms } = await timeOnce(() => tk.count(text));
+    times.push(ms);
+    spent += ms;
+  }
+  const ms = median(times);
+  return { tokens: warm.out, bytes, ms, mbps: bytes / 1e6 / (ms / 1000), runs: times.length };
+}
+
+/**
+ * Worst case: prefixes growing 4× at a time from 1 KiB to 1 MB, stopping before a size whose
+ * time, extrapolated quadratically from the last one, would pass `LIMIT_MS` (tiktoken's merge
+ * is quadratic in the length of one piece, and the `a` and letters inputs are one piece).
+ */
+const LIMIT_MS = 20_000;
+async function worstCase(tk, text) {
+  const sizes = [1024, 4096, 16_384, 65_536, 262_144, text.length];
+  await timeOnce(() => tk.count(text.slice(0, 256)));
+  const steps = [];
+  for (const size of sizes) {
+    const last = steps.at(-1);
+    if (last && last.ms * (size / last.size) ** 2 > LIMIT_MS) break;
+    const part = text.slice(0, size);
+    const runs = [];
+    // Repeat fast runs for a steadier figure.
+    do runs.push(await timeOnce(() => tk.count(part)));
+    while (runs.length < 3 && runs[0].ms < 1000);
+    steps.push({ size, ms: median(runs.map((r) => r.ms)), tokens: runs[0].out });
+  }
+  const last = steps.at(-1);
+  return { ...last, complete: last.size === text.length, steps: steps.map(({ size, ms }) => ({ size, ms })) };
+}
+
+async function initMode(name) {
+  const t0 = performance.now();
+  const tk = await TOKENIZERS[name]();
+  const tokens = tk.count(PROBE);
+  const ms = performance.now() - t0;
+  Object.assign(result, { name, init_ms: ms, tokens });
+}
+
+async function runMode() {
+  const inputs = corpus.all();
+  result.bytes = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, utf8(v)]));
+  const vectors = (await (await fetch("/tests/conformance/vectors.jsonl")).text())
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((v) => v.kind === "count_text")
+    .map((v) => ({ id: v.id, text: v.text }));
+  const loaded = {};
+  for (const name of Object.keys(TOKENIZERS)) {
+    result.progress = `loading ${name}`;
+    loaded[name] = await TOKENIZERS[name]();
+  }
+  const ours = loaded.ctxguard;
+  const mismatches = [];
+  const compare = (name, what, theirs, expected) => {
+    if (theirs !== expected) mismatches.push({ tokenizer: name, input: what, ctxguard: expected, theirs });
+  };
+  // Counts on the conformance texts (under o200k) and on the whole inputs.
+  result.progress = "checking counts";
+  for (const [name, tk] of Object.entries(loaded)) {
+    if (name === "ctxguard") continue;
+    for (const v of vectors) compare(name, v.id, tk.count(v.text), ours.count(v.text));
+    for (const key of ["mixed", "prose", "base64"]) compare(name, key, tk.count(inputs[key]), ours.count(inputs[key]));
+    await yieldToBrowser();
+  }
+  result.vectors_checked = vectors.length;
+  const tokenizers = {};
+  for (const [name, tk] of Object.entries(loaded)) {
+    const r = (tokenizers[name] = {});
+    for (const key of ["mixed", "prose"]) {
+      result.progress = `${name}: ${key} throughput`;
+      r[key] = await throughput(tk, inputs[key]);
+    }
+    r.worst = {};
+    for (const key of ["a", "letters", "base64"]) {
+      result.progress = `${name}: worst case ${key}`;
+      const w = await worstCase(tk, inputs[key]);
+      r.worst[key] = w;
+      if (name !== "ctxguard") compare(name, `${key} (${w.size} B)`, w.tokens, ours.count(inputs[key].slice(0, w.size)));
+    }
+  }
+  Object.assign(result, { tokenizers, mismatches, userAgent: navigator.userAgent });
+}
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  try {
+    if (params.get("mode") === "init") await initMode(params.get("tok"));
+    else await runMode();
+  } catch (e) {
+    result.error = String(e && e.stack ? e.stack : e);
+  }
+  result.done = true;
+  document.getElementById("status").textContent = result.error ? "failed" : "done";
+  document.getElementById("report").textContent = JSON.stringify(result, null, 2);
+}
+
+main();
