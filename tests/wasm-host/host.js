@@ -332,6 +332,38 @@ function checkGuard() {
     && !ctx.isContextTooLongError({ message: "invalid parameter", status: 400 }), "context-too-long rules");
 }
 
+/** The README's guard example, verbatim but for a 300-token trigger and stand-ins for `summarise` (too long once) and `send`. */
+async function checkReadmeGuardExample() {
+  let history = [
+    { role: "system", content: "be brief" },
+    { role: "user", content: "first question ".repeat(200) },
+    { role: "assistant", content: "first answer" },
+    { role: "user", content: "and now?" },
+  ];
+  const sent = [];
+  const send = (event) => sent.push(event);
+  let calls = 0;
+  const summarise = async (messages) => {
+    calls += 1;
+    if (calls === 1) throw Object.assign(new Error("Request too large"), { status: 413 });
+    return `summary of ${messages.length} messages`;
+  };
+  const { ContextGuard } = ctx;
+  const guard = new ContextGuard("gpt-4o", null, { auto_compact_token_limit: 300 });
+  let step = guard.beforeModelCall(history, Date.now(), "resp_1");    // proceed | fallback | need_summary
+  if (step.kind === "need_summary") send(step.request.started());
+  while (step.kind === "need_summary" || step.kind === "retry") {
+    const { request } = step;                                         // meanwhile: request.heartbeat(Date.now())
+    const reply = await summarise(request.messages()).then((text) => ({ text }), (error) => ({ error }));
+    step = reply.error ? request.onError(reply.error, Date.now()) : request.onSummary(reply.text, Date.now());
+  }
+  step.events.forEach(send);                                          // summary_compact status events (SPEC §4)
+  history = step.messages;                                            // call the model with these, and store them
+  const statuses = sent.map((e) => e.context_compaction.status).join(",");
+  check("README guard example", calls === 2 && statuses === "started,completed" && history.length === 3
+    && step.replacement?.removed_history_items === 2, `${calls} calls, ${statuses}, ${history.length} messages`);
+}
+
 async function main() {
   const t0 = performance.now();
   await init();
@@ -345,6 +377,7 @@ async function main() {
   checkStatusEvents(snapshots);
   checkErrors();
   checkGuard();
+  await checkReadmeGuardExample();
 }
 
 main()
