@@ -85,12 +85,24 @@ pub struct ServeArgs {
     /// Time scale of the replay's delay_ms.
     #[arg(long, default_value_t = 1.0)]
     pub replay_speed: f64,
-    /// Every Nth demo compaction falls back (0: never).
+    /// Demo failure injection: every Nth compaction's summary is rejected as too long and
+    /// then fails (fallback), the N/2-th is rejected once and retried (0: never).
     #[arg(long, default_value_t = 4)]
     pub fail_every: u32,
-    /// The failure_reason of demo fallbacks (default summary_compact_failed).
+    /// The failure_reason shown for demo fallbacks (default: the guard's, summary_compact_failed).
     #[arg(long)]
     pub failure_reason: Option<String>,
+    /// Summarise demo compactions with this OpenAI-compatible chat-completions URL
+    /// (e.g. http://127.0.0.1:8000/v1/chat/completions) instead of the embedded extractive
+    /// summariser; CTXGUARD_SUMMARIZER_API_KEY, when set, is sent as a bearer token.
+    #[arg(long, value_name = "URL", requires = "demo")]
+    pub summarizer_url: Option<String>,
+    /// The `model` sent to --summarizer-url.
+    #[arg(long, default_value = "gpt-4o-mini", requires = "summarizer_url")]
+    pub summarizer_model: String,
+    /// Timeout of one --summarizer-url call, in seconds.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..), requires = "summarizer_url")]
+    pub summarizer_timeout_secs: u64,
     /// The built toolbar (default: dist/ at the repository root).
     #[arg(long)]
     pub dist: Option<PathBuf>,

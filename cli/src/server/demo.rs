@@ -1,31 +1,53 @@
 //! The built-in demo session: a conversation that grows forever (user turns,
-//! assistant turns, tool outputs cut by the tool-output rules, attachments
-//! through the preview), measured by core's ledger after every step and
-//! emitted under the reference's phases and throttling. When usage crosses
-//! the trigger it runs a summary-compaction lifecycle (`started`,
-//! `in_progress` heartbeats, then `completed` or, every few times,
-//! `fallback`) and goes on.
+//! assistant tool calls, raw tool outputs, attachments through the preview),
+//! governed by core's [`Guard`] before every simulated model call and
+//! measured by core's ledger, emitted under the reference's phases and
+//! throttling.
+//!
+//! Before each model call the guard runs its source pass (the new tool
+//! outputs are rendered under a 1 500-token policy and marked `compacted`);
+//! over the trigger it asks for a summary, and the demo answers it with the
+//! embedded [`ExtractiveSummarizer`] (or, with `--summarizer-url`, the host
+//! calls an OpenAI-compatible endpoint). The toolbar's lifecycle (`started`,
+//! `in_progress` heartbeats, `completed` or `fallback`) is the guard's
+//! [`CompactionEvent`]s, then `after_compaction` with the replacement.
+//!
+//! Failure injection (`fail_every` = N > 0): the N/2-th compaction of every
+//! N (N ≥ 2) has its first summary attempt rejected as too long
+//! (`context_length_exceeded`), so the guard retries with fewer messages and
+//! completes; every N-th has that rejection and then a non-context error
+//! (HTTP 503), so it falls back (`summary_compact_failed`). When a fallback
+//! leaves the history over the trigger, the demo trims the oldest messages to
+//! the target (the legacy fallback, `used_legacy_fallback: true`).
 //!
 //! Sans-IO: [`Demo`] is told the time and hands back events; it never sleeps.
 //! [`Demo::next_deadline`] says when it next has work, [`Demo::handle_timeout`]
-//! does everything due by then. [`drive`] runs it on the tokio clock.
+//! does everything due by then; an embedded summary takes virtual time
+//! (40 s at speed 1), so heartbeats show. With an external summariser the
+//! host takes [`Demo::take_summary_call`] and reports back with
+//! [`Demo::summary_result`]. [`drive`] runs it all on the tokio clock.
 
 use super::session::Session;
+use super::summarizer::{
+    ExtractiveSummarizer, HttpSummarizer, HttpSummarizerConfig, DEFAULT_SUMMARY_TOKENS,
+};
 use ctxguard_core::attachment::{build_header, preview_messages, HeaderArgs};
 use ctxguard_core::budget::{context_limits, ContextLimits, ModelConfig};
+use ctxguard_core::guard::{
+    current_user_index, sanitize_tool_pairs, trim_oldest, AfterError, CompactionEvent, Decision,
+    Guard, GuardConfig, Ready, SummaryError, SummaryRequest,
+};
 use ctxguard_core::ledger::Ledger;
 use ctxguard_core::message::FunctionCall;
 use ctxguard_core::metrics::{phase, should_emit, EmitState};
-use ctxguard_core::protocol::{
-    failure_reason, format_created_at, CompactionStatus, ContextCompaction, StatusEvent,
-};
-use ctxguard_core::tokens::TokenCounter;
-use ctxguard_core::tool_output::{extract_raw, render, TruncationPolicy, COMPACTED_FLAG};
+use ctxguard_core::protocol::{CompactionStatus, StatusEvent};
+use ctxguard_core::tokens::{TokenCounter, TOKENS_PER_REPLY};
+use ctxguard_core::tool_output::TruncationPolicy;
 use ctxguard_core::{Message, ToolCall};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
 /// Model id of the demo conversation (picks the encoding).
 pub const MODEL: &str = "gpt-4o";
@@ -33,7 +55,7 @@ pub const MODEL: &str = "gpt-4o";
 pub const CONTEXT_WINDOW_TOKENS: i64 = 32_000;
 /// The demo model's max output.
 pub const MAX_OUTPUT_TOKENS: i64 = 4_096;
-/// Tool outputs are cut to this many tokens.
+/// Tool outputs are cut to this many tokens (the guard's source-pass policy).
 pub const TOOL_OUTPUT_LIMIT_TOKENS: i64 = 1_500;
 /// Budget of one attachment block.
 pub const ATTACHMENT_LIMIT_TOKENS: i64 = 3_000;
@@ -43,19 +65,40 @@ const THINK: Duration = Duration::from_millis(1_200);
 const TOOL_MIN: Duration = Duration::from_millis(1_500);
 const REPLY: Duration = Duration::from_millis(2_000);
 const BETWEEN_TURNS: Duration = Duration::from_millis(3_000);
+/// An embedded summary attempt.
 const SUMMARY: Duration = Duration::from_millis(40_000);
+/// An injected failing attempt (a provider rejects quickly).
+const REJECTED: Duration = Duration::from_millis(8_000);
+
+/// Text of the injected context-too-long error.
+pub const INJECTED_TOO_LONG: &str = "This model's maximum context length is 16384 tokens; \
+     please reduce the length of the messages (context_length_exceeded, injected by --fail-every)";
+/// Text of the injected non-context error.
+pub const INJECTED_FAILURE: &str = "summariser unavailable (injected by --fail-every)";
+
+/// Which summariser answers the guard's requests.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum SummarizerChoice {
+    /// The embedded [`ExtractiveSummarizer`]; each attempt takes 40 s of (scaled) virtual time.
+    #[default]
+    Extractive,
+    /// An OpenAI-compatible endpoint, called by the host ([`drive`]).
+    Http(HttpSummarizerConfig),
+}
 
 /// How the demo runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DemoConfig {
-    /// Time scale: 2.0 runs twice as fast (heartbeats excepted).
+    /// Time scale: 2.0 runs twice as fast (heartbeats and external summaries excepted).
     pub speed: f64,
     /// Interval of `in_progress` heartbeats while a summary runs (not scaled by speed).
     pub heartbeat: Duration,
-    /// Every Nth compaction falls back; 0 never.
+    /// Failure injection period (see the module docs); 0 never injects.
     pub fail_every: u32,
-    /// The fallback's failure_reason (default `summary_compact_failed`).
+    /// Shown as the failure_reason of fallbacks instead of the guard's reason.
     pub failure_reason: Option<String>,
+    /// Who summarises.
+    pub summarizer: SummarizerChoice,
     /// Seed of the generated text.
     pub seed: u64,
 }
@@ -67,6 +110,7 @@ impl Default for DemoConfig {
             heartbeat: Duration::from_secs(15),
             fail_every: 4,
             failure_reason: None,
+            summarizer: SummarizerChoice::Extractive,
             seed: 0x5eed_c7a6,
         }
     }
@@ -88,13 +132,84 @@ enum Step {
     Reply,
 }
 
-#[derive(Debug, Clone)]
-struct Running {
-    record: ContextCompaction,
-    finish: Duration,
-    next_heartbeat: Duration,
-    resume: Step,
-    fallback: bool,
+/// What failure injection does to one compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Injection {
+    /// Summaries run as they come.
+    None,
+    /// Attempt 1 is rejected as too long; the retry runs as it comes.
+    TooLongOnce,
+    /// Attempt 1 is rejected as too long, attempt 2 with a non-context error.
+    TooLongThenFail,
+}
+
+impl Injection {
+    fn for_compaction(number: u32, every: u32) -> Self {
+        if every == 0 {
+            Injection::None
+        } else if number % every == 0 {
+            Injection::TooLongThenFail
+        } else if every >= 2 && number % every == every / 2 {
+            Injection::TooLongOnce
+        } else {
+            Injection::None
+        }
+    }
+
+    fn error(self, attempt: u32) -> Option<SummaryError> {
+        match (self, attempt) {
+            (Injection::TooLongOnce | Injection::TooLongThenFail, 1) => {
+                Some(SummaryError::new(INJECTED_TOO_LONG).with_status(400))
+            }
+            (Injection::TooLongThenFail, 2) => {
+                Some(SummaryError::new(INJECTED_FAILURE).with_status(503))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The state of the current summary attempt.
+#[derive(Debug)]
+enum Attempt {
+    /// Its answer is known (embedded summariser or injected error) and lands at `at`.
+    Scheduled {
+        at: Duration,
+        result: Result<String, SummaryError>,
+    },
+    /// Handed to the host as call `id` (once `taken`); waits for [`Demo::summary_result`].
+    External { id: u64, taken: bool },
+}
+
+#[derive(Debug)]
+struct Compaction {
+    request: SummaryRequest,
+    attempt: Attempt,
+    injection: Injection,
+}
+
+/// A summariser call the host must make (external summariser only).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SummaryCall {
+    /// Pass it back to [`Demo::summary_result`].
+    pub id: u64,
+    /// The guard's request messages, to send as is.
+    pub messages: Vec<Message>,
+}
+
+/// What the demo has done so far (for tests and the log).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DemoStats {
+    /// Compactions started.
+    pub compactions: u32,
+    /// Completed ones.
+    pub completed: u32,
+    /// Fallbacks.
+    pub fallbacks: u32,
+    /// Retries after context-too-long errors.
+    pub retries: u32,
+    /// Legacy trims after a fallback left the history over the trigger.
+    pub legacy_trims: u32,
 }
 
 /// The demo conversation's state machine.
@@ -103,7 +218,8 @@ pub struct Demo {
     config: DemoConfig,
     counter: TokenCounter,
     limits: ContextLimits,
-    policy: TruncationPolicy,
+    guard: Guard,
+    extractive: ExtractiveSummarizer,
     history: Vec<Message>,
     ledger: Ledger,
     rng: u64,
@@ -112,16 +228,29 @@ pub struct Demo {
     calls: u64,
     step: Step,
     due: Duration,
-    compaction: Option<Running>,
-    compactions: u32,
+    compaction: Option<Compaction>,
+    next_call_id: u64,
+    stats: DemoStats,
     last_emitted: Option<EmitState>,
     start_unix_micros: i64,
+    notes: Vec<String>,
 }
 
 impl Demo {
     /// A demo whose virtual time 0 is `start_unix_micros` (for `created_at`).
     pub fn new(config: DemoConfig, start_unix_micros: i64) -> Self {
         let counter = TokenCounter::for_model(MODEL);
+        let guard = Guard::with_config(
+            counter,
+            GuardConfig {
+                tool_output_policy: TruncationPolicy::tokens(TOOL_OUTPUT_LIMIT_TOKENS),
+                heartbeat_interval_micros: config
+                    .heartbeat
+                    .max(Duration::from_millis(1))
+                    .as_micros() as i64,
+                ..GuardConfig::default()
+            },
+        );
         let system = Message::new(
             "system",
             "You are a careful build engineer. Use the tools to inspect logs and files before answering, \
@@ -134,7 +263,8 @@ impl Demo {
             config,
             counter,
             limits: demo_limits(),
-            policy: TruncationPolicy::tokens(TOOL_OUTPUT_LIMIT_TOKENS),
+            guard,
+            extractive: ExtractiveSummarizer::new(counter, DEFAULT_SUMMARY_TOKENS),
             history,
             ledger,
             turn: 0,
@@ -143,9 +273,11 @@ impl Demo {
             step: Step::UserTurn,
             due: Duration::ZERO,
             compaction: None,
-            compactions: 0,
+            next_call_id: 0,
+            stats: DemoStats::default(),
             last_emitted: None,
             start_unix_micros,
+            notes: Vec::new(),
         }
     }
 
@@ -156,6 +288,7 @@ impl Demo {
     }
 
     /// Tokens the history uses now.
+    #[cfg(test)]
     pub fn used_tokens(&self) -> i64 {
         self.ledger.used_tokens() as i64
     }
@@ -166,10 +299,27 @@ impl Demo {
         self.compaction.is_some()
     }
 
-    /// Virtual time of the next piece of work.
+    /// What happened so far.
+    #[cfg(test)]
+    pub fn stats(&self) -> DemoStats {
+        self.stats
+    }
+
+    /// Log lines since the last call (retries, fallbacks, external errors).
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// Virtual time of the next piece of work (a heartbeat, a summary answer, a step).
     pub fn next_deadline(&self) -> Duration {
         match &self.compaction {
-            Some(c) => c.next_heartbeat.min(c.finish),
+            Some(c) => {
+                let beat = self.virtual_time(c.request.next_heartbeat_at());
+                match &c.attempt {
+                    Attempt::Scheduled { at, .. } => beat.min(*at),
+                    Attempt::External { .. } => beat,
+                }
+            }
             None => self.due,
         }
     }
@@ -184,6 +334,59 @@ impl Demo {
         out
     }
 
+    /// The summariser call the host should make now, once (external summariser only).
+    pub fn take_summary_call(&mut self) -> Option<SummaryCall> {
+        let c = self.compaction.as_mut()?;
+        match &mut c.attempt {
+            Attempt::External { id, taken } if !*taken => {
+                *taken = true;
+                Some(SummaryCall {
+                    id: *id,
+                    messages: c.request.messages().to_vec(),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The host's summariser call `id` ended at `now`: runs what was due
+    /// before, then hands the answer to the guard. A stale id is ignored.
+    pub fn summary_result(
+        &mut self,
+        id: u64,
+        result: Result<String, SummaryError>,
+        now: Duration,
+    ) -> Vec<StatusEvent> {
+        let mut out = Vec::new();
+        while self.next_deadline() < now {
+            let at = self.next_deadline();
+            self.step_at(at, &mut out);
+        }
+        let current = matches!(
+            self.compaction.as_ref().map(|c| &c.attempt),
+            Some(Attempt::External { id: i, .. }) if *i == id
+        );
+        if current {
+            if let Err(e) = &result {
+                self.notes.push(format!(
+                    "summariser call {id} failed: {}{}",
+                    e.message,
+                    e.status.map(|s| format!(" (HTTP {s})")).unwrap_or_default()
+                ));
+            }
+            self.answer(now, result, &mut out);
+        }
+        out
+    }
+
+    fn virtual_time(&self, unix_micros: i64) -> Duration {
+        Duration::from_micros(unix_micros.saturating_sub(self.start_unix_micros).max(0) as u64)
+    }
+
+    fn unix_micros(&self, at: Duration) -> i64 {
+        self.start_unix_micros + at.as_micros() as i64
+    }
+
     fn scaled(&self, d: Duration) -> Duration {
         let speed = if self.config.speed.is_finite() && self.config.speed > 0.0 {
             self.config.speed
@@ -194,15 +397,26 @@ impl Demo {
     }
 
     fn step_at(&mut self, at: Duration, out: &mut Vec<StatusEvent>) {
-        if let Some(mut c) = self.compaction.take() {
-            if c.next_heartbeat < c.finish {
-                c.record.status = CompactionStatus::InProgress;
-                out.push(self.compaction_event(&c.record));
-                c.next_heartbeat += self.config.heartbeat.max(Duration::from_millis(1));
-                self.compaction = Some(c);
+        if let Some(c) = &self.compaction {
+            // The answer wins a tie with a heartbeat.
+            let answer_due = matches!(&c.attempt, Attempt::Scheduled { at: t, .. } if *t <= at);
+            if answer_due {
+                let attempt = self.compaction.as_mut().map(|c| {
+                    std::mem::replace(&mut c.attempt, Attempt::External { id: 0, taken: true })
+                });
+                if let Some(Attempt::Scheduled { result, .. }) = attempt {
+                    self.answer(at, result, out);
+                }
             } else {
-                self.finish_compaction(c, out);
-                self.due = at + self.scaled(THINK);
+                let now = self.unix_micros(at);
+                let beat = self
+                    .compaction
+                    .as_mut()
+                    .and_then(|c| c.request.heartbeat(now));
+                if let Some(beat) = beat {
+                    let event = self.compaction_event(&beat);
+                    out.push(event);
+                }
             }
             return;
         }
@@ -211,27 +425,20 @@ impl Demo {
                 self.turn += 1;
                 let message = self.user_message();
                 self.push(message);
-                self.emit(phase::BUILD_MESSAGES, out);
                 self.tools_left = 1 + (self.next_u64() % 3) as u32;
-                self.before_model_call(at, Step::ToolRun, THINK, out);
+                self.model_call(at, phase::BUILD_MESSAGES, Step::ToolRun, THINK, out);
             }
             Step::ToolRun => {
                 let (call, result) = self.tool_exchange();
                 self.push(call);
                 self.push(result);
-                self.emit(phase::AFTER_TOOL_END, out);
                 self.tools_left = self.tools_left.saturating_sub(1);
-                let next = if self.tools_left > 0 {
-                    Step::ToolRun
+                let (next, delay) = if self.tools_left > 0 {
+                    (Step::ToolRun, TOOL_MIN)
                 } else {
-                    Step::Reply
+                    (Step::Reply, REPLY)
                 };
-                let delay = if next == Step::ToolRun {
-                    TOOL_MIN
-                } else {
-                    REPLY
-                };
-                self.before_model_call(at, next, delay, out);
+                self.model_call(at, phase::AFTER_TOOL_END, next, delay, out);
             }
             Step::Reply => {
                 let reply = Message::new("assistant", self.words_between(40, 80));
@@ -243,73 +450,187 @@ impl Demo {
         }
     }
 
-    /// The guard point before a model call: compacts when over the trigger, else schedules `next`.
-    fn before_model_call(
+    /// The guard point before a model call: the guard's source pass, then
+    /// (over the trigger) a summary compaction, then its emergency pass; emits
+    /// `phase` with the governed history and schedules `next` after `delay`.
+    fn model_call(
         &mut self,
         at: Duration,
+        phase: &str,
         next: Step,
         delay: Duration,
         out: &mut Vec<StatusEvent>,
     ) {
         self.step = next;
-        if self.used_tokens() < self.limits.trigger_limit {
-            self.due = at + self.scaled(delay);
-            return;
+        let decision =
+            self.guard
+                .before_model_call(self.history.clone(), &self.limits, self.unix_micros(at));
+        match decision {
+            Ok(Decision::Proceed(ready)) => {
+                if ready.events.is_empty() {
+                    self.adopt(ready.messages);
+                    self.emit(phase, out);
+                } else {
+                    // Not applicable (even the floor is over the target): `started` and `fallback` at once.
+                    self.emit(phase, out);
+                    self.stats.compactions += 1;
+                    self.complete(ready, out);
+                }
+                self.due = at + self.scaled(delay);
+            }
+            Ok(Decision::NeedSummary(request)) => {
+                self.adopt(request.history().to_vec());
+                self.emit(phase, out);
+                let started = request.started().clone();
+                let event = self.compaction_event(&started);
+                out.push(event);
+                self.stats.compactions += 1;
+                let injection =
+                    Injection::for_compaction(self.stats.compactions, self.config.fail_every);
+                let mut c = Compaction {
+                    request,
+                    attempt: Attempt::External { id: 0, taken: true },
+                    injection,
+                };
+                c.attempt = self.begin_attempt(&c, at);
+                self.compaction = Some(c);
+            }
+            Err(e) => {
+                self.notes.push(format!("guard: {e}"));
+                self.emit(phase, out);
+                self.legacy_trim();
+                self.due = at + self.scaled(delay);
+            }
         }
-        self.compactions += 1;
-        let fallback = self.config.fail_every > 0 && self.compactions % self.config.fail_every == 0;
-        let record = ContextCompaction {
-            kind: "summary_compact".into(),
-            status: CompactionStatus::Started,
-            before_tokens: self.used_tokens(),
-            trigger_limit: self.limits.trigger_limit,
-            target_limit: self.limits.target_limit,
-            used_legacy_fallback: false,
-            created_at: format_created_at(self.start_unix_micros + at.as_micros() as i64),
-            after_tokens: None,
-            summary_message_id: None,
-            failure_reason: None,
-        };
-        out.push(self.compaction_event(&record));
-        self.compaction = Some(Running {
-            record,
-            finish: at + self.scaled(SUMMARY),
-            next_heartbeat: at + self.config.heartbeat.max(Duration::from_millis(1)),
-            resume: next,
-            fallback,
-        });
     }
 
-    fn finish_compaction(&mut self, mut c: Running, out: &mut Vec<StatusEvent>) {
-        self.step = c.resume;
-        if c.fallback {
-            c.record.status = CompactionStatus::Fallback;
-            c.record.used_legacy_fallback = true;
-            c.record.failure_reason = Some(
-                self.config
-                    .failure_reason
-                    .clone()
-                    .unwrap_or_else(|| failure_reason::FAILED.into()),
+    /// Starts the request's current attempt at `at`.
+    fn begin_attempt(&mut self, c: &Compaction, at: Duration) -> Attempt {
+        if let Some(error) = c.injection.error(c.request.attempt()) {
+            return Attempt::Scheduled {
+                at: at + self.scaled(REJECTED),
+                result: Err(error),
+            };
+        }
+        match self.config.summarizer {
+            SummarizerChoice::Extractive => Attempt::Scheduled {
+                at: at + self.scaled(SUMMARY),
+                result: self.extractive.summarize(c.request.messages()),
+            },
+            SummarizerChoice::Http(_) => {
+                self.next_call_id += 1;
+                Attempt::External {
+                    id: self.next_call_id,
+                    taken: false,
+                }
+            }
+        }
+    }
+
+    /// Hands a summary answer to the guard: completed, a retry, or a fallback.
+    fn answer(
+        &mut self,
+        at: Duration,
+        result: Result<String, SummaryError>,
+        out: &mut Vec<StatusEvent>,
+    ) {
+        let Some(mut c) = self.compaction.take() else {
+            return;
+        };
+        let now = self.unix_micros(at);
+        let outcome = match result {
+            Ok(text) => c.request.on_summary(&text, now),
+            Err(error) => match c.request.on_error(&error, now) {
+                Ok(AfterError::Retry(next)) => {
+                    self.stats.retries += 1;
+                    self.notes.push(format!(
+                        "summary attempt rejected as too long ({}); retrying with {} messages, {} removed",
+                        error.message,
+                        next.messages().len(),
+                        next.removed_history_items()
+                    ));
+                    c.request = next;
+                    c.attempt = self.begin_attempt(&c, at);
+                    self.compaction = Some(c);
+                    return;
+                }
+                Ok(AfterError::Fallback(ready)) => {
+                    self.notes
+                        .push(format!("summary failed ({}); falling back", error.message));
+                    Ok(ready)
+                }
+                Err(e) => Err(e),
+            },
+        };
+        match outcome {
+            Ok(ready) => self.complete(ready, out),
+            Err(e) => {
+                // The guard gave up without a result (the demo carries no bypassed payloads).
+                self.notes.push(format!("guard: {e}"));
+                self.legacy_trim();
+                self.emit(phase::AFTER_COMPACTION, out);
+            }
+        }
+        self.due = at + self.scaled(THINK);
+    }
+
+    /// A compaction ended with `ready`: sends its closing events (a fallback
+    /// measured before the compaction, a completion after it), adopts its
+    /// history, trims when a fallback left it over the trigger, then
+    /// `after_compaction`.
+    fn complete(&mut self, ready: Ready, out: &mut Vec<StatusEvent>) {
+        let Ready {
+            messages, events, ..
+        } = ready;
+        let over = self.counter.count_messages(&messages) as i64 >= self.limits.trigger_limit;
+        let mut messages = Some(messages);
+        let mut legacy = false;
+        for mut event in events {
+            match event.compaction.status {
+                CompactionStatus::Completed => {
+                    self.stats.completed += 1;
+                    if let Some(m) = messages.take() {
+                        self.adopt(m);
+                    }
+                }
+                CompactionStatus::Fallback => {
+                    self.stats.fallbacks += 1;
+                    if let Some(reason) = &self.config.failure_reason {
+                        event.compaction.failure_reason = Some(reason.clone());
+                    }
+                    if over {
+                        event.compaction.used_legacy_fallback = true;
+                        legacy = true;
+                    }
+                }
+                _ => {}
+            }
+            let status = self.compaction_event(&event);
+            out.push(status);
+        }
+        if let Some(m) = messages {
+            self.adopt(m);
+        }
+        if legacy {
+            self.notes.push(
+                "the fallback left the history over the trigger: legacy trim to the target".into(),
             );
-            out.push(self.compaction_event(&c.record));
             self.legacy_trim();
-        } else {
-            let id = format!("msg_summary_{}", self.compactions);
-            self.replace_with_summary(&id);
-            c.record.status = CompactionStatus::Completed;
-            c.record.after_tokens = Some(self.used_tokens());
-            c.record.summary_message_id = Some(id);
-            out.push(self.compaction_event(&c.record));
         }
         self.emit(phase::AFTER_COMPACTION, out);
     }
 
-    fn compaction_event(&mut self, record: &ContextCompaction) -> StatusEvent {
+    /// A guard event as a status event, with the ledger's breakdown when the
+    /// ledger measures the same history (before the compaction for running
+    /// and fallback events, the replacement for a completion).
+    fn compaction_event(&mut self, event: &CompactionEvent) -> StatusEvent {
+        let mut status = event.to_status_event(self.response_id());
         let snapshot = self.ledger.snapshot(&self.limits);
-        self.last_emitted = Some(EmitState::from(&snapshot));
-        let mut event = StatusEvent::new(self.response_id(), phase::SUMMARY_COMPACT, snapshot);
-        event.context_compaction = Some(record.clone());
-        event
+        if snapshot.used_input_tokens == status.context_metrics.used_input_tokens {
+            status.context_metrics = snapshot;
+        }
+        self.last_emitted = Some(EmitState::from(&status.context_metrics));
+        status
     }
 
     fn emit(&mut self, phase: &str, out: &mut Vec<StatusEvent>) {
@@ -330,90 +651,45 @@ impl Demo {
         self.history.push(message);
     }
 
-    fn rebuild(&mut self, history: Vec<Message>) {
-        self.ledger = Ledger::from_messages(self.counter, &history);
-        self.history = history;
+    /// Makes `messages` the history, recounting only the messages that changed.
+    fn adopt(&mut self, messages: Vec<Message>) {
+        if messages.len() == self.history.len() {
+            for (i, (new, old)) in messages.iter().zip(&self.history).enumerate() {
+                if new != old {
+                    self.ledger.replace(i, new);
+                }
+            }
+        } else {
+            self.ledger = Ledger::from_messages(self.counter, &messages);
+        }
+        self.history = messages;
     }
 
-    /// The summary replacement: system messages, recent user messages (marked
-    /// `checkpoint_retained`) within min(20000, target / 2) tokens, and one summary message.
-    fn replace_with_summary(&mut self, id: &str) {
-        let budget = (self.limits.target_limit / 2).min(20_000);
-        let mut retained = Vec::new();
-        let mut spent = 0i64;
-        for m in self.history.iter().rev() {
-            if m.role != "user" || m.has_flag("summary_compacted") {
-                continue;
-            }
-            let tokens = self.counter.count_message(m) as i64;
-            if spent + tokens > budget {
-                break;
-            }
-            spent += tokens;
-            let mut kept = m.clone();
-            kept.set_kwarg("checkpoint_retained", Value::Bool(true));
-            retained.push(kept);
-            if retained.len() == 2 {
-                break;
-            }
-        }
-        retained.reverse();
-        let mut points: Vec<String> = self
-            .history
-            .iter()
-            .filter(|m| m.role == "user" || (m.role == "assistant" && m.tool_calls.is_none()))
-            .map(|m| {
-                let text = m.content_as_text();
-                let first: Vec<&str> = text.split_whitespace().take(14).collect();
-                format!("- {}: {}", m.role, first.join(" "))
-            })
-            .collect();
-        if points.len() > 16 {
-            points.drain(..points.len() - 16);
-        }
-        let mut summary = Message::new(
-            "user",
-            format!(
-                "[Summary of the earlier conversation (extractive)]\n{}",
-                points.join("\n")
-            ),
-        );
-        summary.set_kwarg(COMPACTED_FLAG, Value::Bool(true));
-        summary.set_kwarg("summary_compacted", Value::Bool(true));
-        summary.set_kwarg("summary_version", json!(1));
-        summary.set_kwarg("message_id", json!(id));
-        let mut history: Vec<Message> = self
-            .history
-            .iter()
-            .filter(|m| m.role == "system")
-            .cloned()
-            .collect();
-        history.extend(retained);
-        history.push(summary);
-        self.rebuild(history);
-    }
-
-    /// The legacy path after a fallback: drop the oldest non-system messages
-    /// (and any tool result left without its call) until under the target,
-    /// never the current user message.
+    /// The legacy fallback: drops the oldest messages (never system messages
+    /// or the current user message) until the history fits the target, then
+    /// sanitises the tool pairs.
     fn legacy_trim(&mut self) {
-        let last_user = self.history.iter().rposition(|m| m.role == "user");
-        let mut used = self.used_tokens();
-        let mut trimming = true;
-        let mut kept = Vec::with_capacity(self.history.len());
-        for (i, m) in self.history.iter().enumerate() {
-            if m.role != "system" {
-                if Some(i) == last_user || (used <= self.limits.target_limit && !m.is_tool()) {
-                    trimming = false;
-                }
-                if trimming {
-                    used -= self.counter.count_message(m) as i64;
-                    continue;
-                }
+        self.stats.legacy_trims += 1;
+        let counter = self.counter;
+        let kept = match trim_oldest(
+            &self.history,
+            self.limits.target_limit,
+            TOKENS_PER_REPLY,
+            |m| counter.count_message(m),
+        ) {
+            Some(plan) => plan.apply(self.history.clone()),
+            None => {
+                // Even the floor is over: keep system messages and the current user message.
+                let current = current_user_index(&self.history);
+                self.history
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, m)| m.role == "system" || Some(*i) == current)
+                    .map(|(_, m)| m.clone())
+                    .collect()
             }
-            kept.push(m.clone());
-        }
-        self.rebuild(kept);
+        };
+        self.adopt(sanitize_tool_pairs(kept));
     }
 
     fn user_message(&mut self) -> Message {
@@ -449,6 +725,7 @@ impl Demo {
         outcome.messages.into_iter().next().unwrap_or(message)
     }
 
+    /// An assistant tool call and its raw result (the guard renders it before the next call).
     fn tool_exchange(&mut self) -> (Message, Message) {
         self.calls += 1;
         let (tool, args) = TOOLS[(self.next_u64() as usize) % TOOLS.len()];
@@ -476,9 +753,6 @@ impl Demo {
             "wall_time",
             json!((self.next_u64() % 90) as f64 / 10.0 + 0.1),
         );
-        let rendered = render(&extract_raw(&output), self.policy, &self.counter);
-        output.content = Some(ctxguard_core::Content::Text(rendered));
-        output.set_kwarg(COMPACTED_FLAG, Value::Bool(true));
         (assistant, output)
     }
 
@@ -598,17 +872,54 @@ const WORDS: &[&str] = &[
     "proxy",
 ];
 
-/// Runs `demo` on the tokio clock, publishing into `session`, until shutdown.
-pub async fn drive(mut demo: Demo, session: Arc<Session>, mut shutdown: watch::Receiver<bool>) {
+/// Runs `demo` on the tokio clock, publishing into `session`, until shutdown;
+/// makes the demo's summariser calls with `summarizer` when it has one
+/// (calls still running at shutdown are dropped).
+pub async fn drive(
+    mut demo: Demo,
+    summarizer: Option<HttpSummarizer>,
+    session: Arc<Session>,
+    mut shutdown: watch::Receiver<bool>,
+) {
     let start = tokio::time::Instant::now();
+    let summarizer = summarizer.map(Arc::new);
+    let (tx, mut rx) = mpsc::unbounded_channel::<(u64, Result<String, SummaryError>)>();
+    let mut calls = tokio::task::JoinSet::new();
     loop {
+        while let Some(call) = demo.take_summary_call() {
+            match &summarizer {
+                Some(s) => {
+                    let (s, tx) = (s.clone(), tx.clone());
+                    calls.spawn(async move {
+                        let result = s.summarize(&call.messages).await;
+                        let _ = tx.send((call.id, result));
+                    });
+                }
+                None => {
+                    let error = SummaryError::new("no summariser configured");
+                    for event in demo.summary_result(call.id, Err(error), start.elapsed()) {
+                        session.publish(&event);
+                    }
+                }
+            }
+        }
+        for note in demo.take_notes() {
+            eprintln!("ctxguard serve: demo: {note}");
+        }
+        while calls.try_join_next().is_some() {}
         let deadline = start + demo.next_deadline();
         tokio::select! {
-            _ = tokio::time::sleep_until(deadline) => {}
+            _ = tokio::time::sleep_until(deadline) => {
+                for event in demo.handle_timeout(start.elapsed()) {
+                    session.publish(&event);
+                }
+            }
+            Some((id, result)) = rx.recv() => {
+                for event in demo.summary_result(id, result, start.elapsed()) {
+                    session.publish(&event);
+                }
+            }
             _ = shutdown.changed() => return,
-        }
-        for event in demo.handle_timeout(start.elapsed()) {
-            session.publish(&event);
         }
     }
 }
@@ -616,10 +927,16 @@ pub async fn drive(mut demo: Demo, session: Arc<Session>, mut shutdown: watch::R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::summarizer::tests::{completion, http, stub};
+    use ctxguard_core::guard::{is_summary, SUMMARY_INSTRUCTION};
+    use ctxguard_core::protocol::failure_reason;
+    use ctxguard_core::tool_output::COMPACTED_FLAG;
+
+    const START: i64 = 1_782_226_534_512_345;
 
     /// Steps the demo on a virtual clock until `until`, recording each event with its time.
     fn run(config: DemoConfig, until: Duration) -> Vec<(Duration, StatusEvent)> {
-        let mut demo = Demo::new(config, 1_782_226_534_512_345);
+        let mut demo = Demo::new(config, START);
         let mut out = Vec::new();
         while demo.next_deadline() <= until {
             let at = demo.next_deadline();
@@ -630,9 +947,64 @@ mod tests {
         out
     }
 
+    /// One compaction as the toolbar saw it.
+    #[derive(Debug)]
+    struct Lifecycle {
+        started_at: Duration,
+        beats: Vec<Duration>,
+        end: Option<(Duration, StatusEvent)>,
+        then: Option<StatusEvent>,
+        started: StatusEvent,
+    }
+
+    fn lifecycles(events: &[(Duration, StatusEvent)]) -> Vec<Lifecycle> {
+        let mut out: Vec<Lifecycle> = Vec::new();
+        for (at, e) in events {
+            let Some(c) = &e.context_compaction else {
+                if let Some(last) = out.last_mut() {
+                    if last.end.is_some() && last.then.is_none() {
+                        last.then = Some(e.clone());
+                    }
+                }
+                continue;
+            };
+            match c.status {
+                CompactionStatus::Started => out.push(Lifecycle {
+                    started_at: *at,
+                    beats: Vec::new(),
+                    end: None,
+                    then: None,
+                    started: e.clone(),
+                }),
+                CompactionStatus::InProgress => {
+                    let l = out.last_mut().expect("a heartbeat inside a lifecycle");
+                    assert!(l.end.is_none(), "heartbeat after the end: {e:?}");
+                    l.beats.push(*at - l.started_at);
+                }
+                _ => {
+                    let l = out.last_mut().expect("an end inside a lifecycle");
+                    assert!(l.end.is_none(), "two ends");
+                    l.end = Some((*at - l.started_at, e.clone()));
+                }
+            }
+            let l = out.last().expect("lifecycle");
+            let first = l.started.context_compaction.as_ref().expect("c");
+            assert_eq!(
+                c.created_at, first.created_at,
+                "one created_at per lifecycle"
+            );
+            assert_eq!(c.before_tokens, first.before_tokens);
+        }
+        out
+    }
+
+    fn secs(s: u64) -> Duration {
+        Duration::from_secs(s)
+    }
+
     #[test]
     fn events_are_valid_and_phases_follow_the_reference() {
-        let events = run(DemoConfig::default(), Duration::from_secs(900));
+        let events = run(DemoConfig::default(), secs(900));
         assert!(
             events.len() > 100,
             "a quarter hour of demo emits plenty ({})",
@@ -665,7 +1037,7 @@ mod tests {
 
     #[test]
     fn after_tool_end_is_throttled_like_the_reference() {
-        let events = run(DemoConfig::default(), Duration::from_secs(600));
+        let events = run(DemoConfig::default(), secs(600));
         let mut prev: Option<EmitState> = None;
         for (_, e) in &events {
             let cur = EmitState::from(&e.context_metrics);
@@ -680,84 +1052,114 @@ mod tests {
     }
 
     #[test]
-    fn compactions_run_their_lifecycle_with_heartbeats() {
+    fn a_compaction_runs_started_in_progress_completed_through_the_guard() {
         let config = DemoConfig {
-            fail_every: 3,
+            fail_every: 0,
             ..DemoConfig::default()
         };
-        let events = run(config, Duration::from_secs(1_500));
-        let mut i = 0;
-        let (mut completed, mut fallbacks) = (0, 0);
+        let events = run(config, secs(1_500));
         let limits = demo_limits();
-        while i < events.len() {
-            let Some(c) = &events[i].1.context_compaction else {
-                i += 1;
-                continue;
-            };
-            assert_eq!(c.status, CompactionStatus::Started);
-            assert!(c.before_tokens >= limits.trigger_limit);
-            let started_at = events[i].0;
-            let mut beats = 0;
-            i += 1;
-            while i < events.len()
-                && events[i].1.context_compaction.as_ref().map(|x| x.status)
-                    == Some(CompactionStatus::InProgress)
-            {
-                beats += 1;
-                assert_eq!(events[i].0 - started_at, Duration::from_secs(15) * beats);
-                assert_eq!(
-                    events[i]
-                        .1
-                        .context_compaction
-                        .as_ref()
-                        .expect("c")
-                        .created_at,
-                    c.created_at
-                );
-                i += 1;
-            }
-            if i + 1 >= events.len() {
-                break; // the run ended inside this lifecycle
-            }
-            assert_eq!(beats, 2, "40 s summary, a heartbeat every 15 s");
-            let end = events[i]
-                .1
-                .context_compaction
-                .as_ref()
-                .expect("end of lifecycle");
-            assert_eq!(events[i].0 - started_at, Duration::from_secs(40));
-            assert_eq!(end.created_at, c.created_at);
-            match end.status {
-                CompactionStatus::Completed => {
-                    completed += 1;
-                    let after = end.after_tokens.expect("after_tokens");
-                    assert!(after < limits.target_limit, "{after}");
-                    assert_eq!(events[i].1.context_metrics.used_input_tokens, after);
-                    assert!(end
-                        .summary_message_id
-                        .as_deref()
-                        .is_some_and(|s| s.starts_with("msg_summary_")));
-                    assert!(end.failure_reason.is_none());
-                }
-                CompactionStatus::Fallback => {
-                    fallbacks += 1;
-                    assert_eq!(end.failure_reason.as_deref(), Some(failure_reason::FAILED));
-                    assert!(end.after_tokens.is_none());
-                }
-                other => panic!("lifecycle ended with {other:?}"),
-            }
-            assert_eq!(events[i + 1].1.phase, phase::AFTER_COMPACTION);
-            assert!(events[i + 1].1.context_metrics.used_input_tokens <= limits.target_limit);
-            i += 2;
+        let all = lifecycles(&events);
+        let done: Vec<_> = all.iter().filter(|l| l.end.is_some()).collect();
+        assert!(done.len() >= 3, "{} compactions", done.len());
+        for l in done {
+            let start = l.started.context_compaction.as_ref().expect("c");
+            assert!(start.before_tokens >= limits.trigger_limit);
+            assert_eq!(
+                start.before_tokens,
+                l.started.context_metrics.used_input_tokens
+            );
+            assert_eq!(
+                l.beats,
+                vec![secs(15), secs(30)],
+                "40 s summary, a heartbeat every 15 s"
+            );
+            let (took, end_event) = l.end.as_ref().expect("end");
+            assert_eq!(*took, secs(40));
+            let end = end_event.context_compaction.as_ref().expect("c");
+            assert_eq!(end.status, CompactionStatus::Completed);
+            let after = end.after_tokens.expect("after_tokens");
+            assert!(
+                after < end.before_tokens && after < limits.target_limit,
+                "{after}"
+            );
+            assert_eq!(end_event.context_metrics.used_input_tokens, after);
+            assert!(end
+                .summary_message_id
+                .as_deref()
+                .is_some_and(|s| s.starts_with("cg-summary-")));
+            assert!(end.failure_reason.is_none() && !end.used_legacy_fallback);
+            let then = l.then.as_ref().expect("after_compaction");
+            assert_eq!(then.phase, phase::AFTER_COMPACTION);
+            assert_eq!(then.context_metrics.used_input_tokens, after);
         }
-        assert!(
-            completed >= 2 && fallbacks >= 1,
-            "{completed} completed, {fallbacks} fallbacks"
-        );
     }
 
     #[test]
-    fn speed_and_heartbeat_shape_a_fast_script() {
+    fn injected_errors_exercise_the_retry_and_the_fallback() {
+        // fail_every 4: #2 is rejected as too long once and retried, #4 falls back.
+        let mut demo = Demo::new(DemoConfig::default(), START);
+        let mut events = Vec::new();
+        let mut sizes: Vec<(u32, u32, usize)> = Vec::new();
+        while demo.stats().compactions < 5 {
+            let at = demo.next_deadline();
+            for e in demo.handle_timeout(at) {
+                events.push((at, e));
+            }
+            if let Some(c) = &demo.compaction {
+                let key = (demo.stats().compactions, c.request.attempt());
+                if sizes.last().map(|s| (s.0, s.1)) != Some(key) {
+                    sizes.push((key.0, key.1, c.request.messages().len()));
+                }
+            }
+            assert!(at < secs(20_000), "five compactions take less than that");
+        }
+        let all = lifecycles(&events);
+        assert_eq!(all.len(), 5);
+        let ends: Vec<_> = all[..4]
+            .iter()
+            .map(|l| {
+                let (took, e) = l.end.as_ref().expect("ended");
+                (*took, e.context_compaction.clone().expect("c"))
+            })
+            .collect();
+        let statuses: Vec<_> = ends.iter().map(|(_, c)| c.status).collect();
+        use CompactionStatus::{Completed, Fallback};
+        assert_eq!(statuses, [Completed, Completed, Completed, Fallback]);
+        // The retry: rejected after 8 s, then a 40 s summary of fewer messages; heartbeats go on.
+        assert_eq!(ends[1].0, secs(48));
+        assert_eq!(all[1].beats, vec![secs(15), secs(30), secs(45)]);
+        let of =
+            |n: u32| -> Vec<usize> { sizes.iter().filter(|s| s.0 == n).map(|s| s.2).collect() };
+        let retried = of(2);
+        assert_eq!(retried.len(), 2, "{sizes:?}");
+        assert!(
+            retried[1] < retried[0],
+            "the retry sends fewer messages: {retried:?}"
+        );
+        assert!(ends[1].1.after_tokens.expect("after") < ends[1].1.before_tokens);
+        // The fallback: rejected as too long, then a 503 → summary_compact_failed.
+        assert_eq!(ends[3].0, secs(16));
+        assert_eq!(of(4).len(), 2);
+        let fallback = &ends[3].1;
+        assert_eq!(
+            fallback.failure_reason.as_deref(),
+            Some(failure_reason::FAILED)
+        );
+        assert!(fallback.after_tokens.is_none() && fallback.summary_message_id.is_none());
+        let then = all[3].then.as_ref().expect("after_compaction");
+        assert_eq!(then.phase, phase::AFTER_COMPACTION);
+        assert!(then.context_metrics.used_input_tokens < demo_limits().trigger_limit);
+        let stats = demo.stats();
+        assert_eq!((stats.completed, stats.fallbacks), (3, 1));
+        assert!(stats.retries >= 2, "{stats:?}");
+        let notes = demo.take_notes().join("\n");
+        assert!(notes.contains("context_length_exceeded"), "{notes}");
+        assert!(notes.contains("summariser unavailable"), "{notes}");
+    }
+
+    #[test]
+    fn speed_heartbeat_and_failure_reason_shape_a_fast_script() {
         let config = DemoConfig {
             speed: 20.0,
             heartbeat: Duration::from_millis(200),
@@ -765,44 +1167,200 @@ mod tests {
             failure_reason: Some("<img src=x onerror=alert(1)>".into()),
             ..DemoConfig::default()
         };
-        let events = run(config, Duration::from_secs(60));
-        let first = events
-            .iter()
-            .position(|(_, e)| e.context_compaction.is_some())
+        let events = run(config, secs(60));
+        let all = lifecycles(&events);
+        let first = all
+            .first()
             .expect("a compaction within a minute at speed 20");
-        let lifecycle: Vec<_> = events[first..]
-            .iter()
-            .take_while(|(_, e)| e.context_compaction.is_some())
-            .collect();
-        // summary 40 s / 20 = 2 s: heartbeats at 0.2 … 1.8 s
-        assert_eq!(lifecycle.len(), 1 + 9 + 1);
-        let end = lifecycle[10].1.context_compaction.as_ref().expect("end");
-        assert_eq!(end.status, CompactionStatus::Fallback);
+        // Rejected as too long at 8 s / 20, failed at 16 s / 20: heartbeats every 200 ms between.
+        let (took, end) = first.end.as_ref().expect("ended");
+        assert_eq!(*took, Duration::from_millis(800));
+        assert_eq!(first.beats.len(), 3, "{:?}", first.beats);
+        let c = end.context_compaction.as_ref().expect("c");
+        assert_eq!(c.status, CompactionStatus::Fallback);
         assert_eq!(
-            end.failure_reason.as_deref(),
+            c.failure_reason.as_deref(),
             Some("<img src=x onerror=alert(1)>")
         );
-        assert_eq!(lifecycle[10].0 - lifecycle[0].0, Duration::from_secs(2));
+        // Every compaction falls back, yet the demo goes on under the window.
+        assert!(all.len() >= 2);
+        for (_, e) in &events {
+            assert!(e.context_metrics.used_input_tokens < CONTEXT_WINDOW_TOKENS);
+        }
     }
 
     #[test]
-    fn the_summary_keeps_system_and_marks_its_messages() {
-        let mut demo = Demo::new(DemoConfig::default(), 0);
+    fn the_replacement_keeps_system_and_marks_its_messages() {
+        let mut demo = Demo::new(
+            DemoConfig {
+                fail_every: 0,
+                ..DemoConfig::default()
+            },
+            0,
+        );
         while !demo.is_compacting() {
             let at = demo.next_deadline();
             demo.handle_timeout(at);
         }
-        let at = demo.next_deadline() + Duration::from_secs(60);
+        // The source pass rendered every tool output before the guard measured it.
+        assert!(demo
+            .history()
+            .iter()
+            .filter(|m| m.is_tool())
+            .all(|m| m.has_flag(COMPACTED_FLAG)));
+        let request = &demo.compaction.as_ref().expect("c").request;
+        assert_eq!(
+            request.messages().last().and_then(Message::text),
+            Some(SUMMARY_INSTRUCTION)
+        );
+        let at = demo.next_deadline() + secs(60);
         demo.handle_timeout(at);
+        assert!(!demo.is_compacting());
         let h = demo.history();
         assert_eq!(h[0].role, "system");
-        let summary: Vec<_> = h
-            .iter()
-            .filter(|m| m.has_flag("summary_compacted"))
-            .collect();
-        assert!(!summary.is_empty());
-        assert!(summary.iter().all(|m| m.has_flag(COMPACTED_FLAG)));
+        let summaries: Vec<_> = h.iter().filter(|m| is_summary(m)).collect();
+        assert_eq!(summaries.len(), 1);
+        let summary = summaries[0];
+        assert!(summary.has_flag(COMPACTED_FLAG));
+        let text = summary.content_as_text();
+        assert!(
+            text.contains("Objective: ") && text.contains("- user asked: "),
+            "{text}"
+        );
         assert!(h.iter().any(|m| m.has_flag("checkpoint_retained")));
         assert_eq!(demo.used_tokens(), demo.counter.count_messages(h) as i64);
+    }
+
+    fn external_config() -> DemoConfig {
+        DemoConfig {
+            fail_every: 0,
+            summarizer: SummarizerChoice::Http(HttpSummarizerConfig {
+                url: "http://127.0.0.1:9/v1/chat/completions".into(),
+                model: "m".into(),
+                timeout: secs(5),
+                api_key: None,
+            }),
+            ..DemoConfig::default()
+        }
+    }
+
+    #[test]
+    fn an_external_summary_waits_for_the_host_with_heartbeats_and_retries() {
+        let mut demo = Demo::new(external_config(), START);
+        let mut events = Vec::new();
+        while !demo.is_compacting() {
+            let at = demo.next_deadline();
+            events.extend(demo.handle_timeout(at));
+        }
+        let call = demo.take_summary_call().expect("a call for the host");
+        assert!(demo.take_summary_call().is_none(), "handed out once");
+        assert_eq!(
+            call.messages.last().and_then(Message::text),
+            Some(SUMMARY_INSTRUCTION)
+        );
+        let started = events.last().expect("started").clone();
+        let t0 = demo.next_deadline() - secs(15);
+        // A slow summariser: heartbeats keep coming, nothing else happens.
+        let beats = demo.handle_timeout(t0 + secs(100));
+        assert_eq!(beats.len(), 6);
+        assert!(beats.iter().all(|e| e
+            .context_compaction
+            .as_ref()
+            .is_some_and(|c| c.status == CompactionStatus::InProgress)));
+        assert!(demo
+            .summary_result(call.id + 7, Ok("stale".into()), t0 + secs(101))
+            .is_empty());
+        // 413: the guard retries with fewer messages.
+        let too_long = SummaryError::new("HTTP 413: request too large").with_status(413);
+        assert!(demo
+            .summary_result(call.id, Err(too_long), t0 + secs(102))
+            .is_empty());
+        let retry = demo.take_summary_call().expect("the retry");
+        assert!(retry.id > call.id && retry.messages.len() < call.messages.len());
+        let out = demo.summary_result(retry.id, Ok("the external summary".into()), t0 + secs(103));
+        let end = out[0].context_compaction.as_ref().expect("c");
+        assert_eq!(end.status, CompactionStatus::Completed);
+        assert_eq!(
+            end.created_at,
+            started.context_compaction.as_ref().expect("c").created_at
+        );
+        assert!(end.after_tokens.expect("after") < end.before_tokens);
+        assert_eq!(out[1].phase, phase::AFTER_COMPACTION);
+        let summary = demo
+            .history()
+            .iter()
+            .find(|m| is_summary(m))
+            .expect("summary");
+        assert!(summary.content_as_text().ends_with("the external summary"));
+        assert_eq!(demo.stats().retries, 1);
+    }
+
+    /// The demo driven on tokio with `--summarizer-url` pointing at a loopback stub
+    /// that first says `context_length_exceeded`, then summarises.
+    #[tokio::test]
+    async fn drive_calls_the_summarizer_url() {
+        let too_long = r#"{"error":{"message":"maximum context length exceeded","code":"context_length_exceeded"}}"#;
+        let s = stub(
+            vec![(400, too_long.into()), (200, completion("stub summary"))],
+            Duration::from_millis(50),
+        )
+        .await;
+        let mut config = external_config();
+        config.speed = 400.0;
+        config.heartbeat = Duration::from_millis(20);
+        let SummarizerChoice::Http(h) = &mut config.summarizer else {
+            unreachable!()
+        };
+        h.url = s.url.clone();
+        let session = Arc::new(Session::new("demo", 1, 4_096));
+        let mut live = session.subscribe(None).live;
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let demo = Demo::new(config, START);
+        let task = tokio::spawn(drive(
+            demo,
+            Some(http(&s.url, secs(5))),
+            session.clone(),
+            stop_rx,
+        ));
+        let mut seen = Vec::new();
+        let completed = tokio::time::timeout(secs(60), async {
+            loop {
+                match live.recv().await {
+                    Ok(stored) => {
+                        let Some(e) = stored.event.clone() else {
+                            continue;
+                        };
+                        if let Some(c) = &e.context_compaction {
+                            seen.push(c.status);
+                            if c.status == CompactionStatus::Completed {
+                                return c.clone();
+                            }
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(e) => panic!("stream ended: {e}"),
+                }
+            }
+        })
+        .await
+        .expect("a completed compaction within a minute");
+        let _ = stop_tx.send(true);
+        tokio::time::timeout(secs(5), task)
+            .await
+            .expect("drive stops")
+            .expect("no panic");
+        assert_eq!(seen.first(), Some(&CompactionStatus::Started));
+        assert!(seen.contains(&CompactionStatus::InProgress), "{seen:?}");
+        assert!(completed.after_tokens.expect("after") < completed.before_tokens);
+        let requests = s.requests.lock().expect("lock");
+        assert_eq!(requests.len(), 2);
+        let len = |i: usize| {
+            requests[i]["messages"]
+                .as_array()
+                .map(Vec::len)
+                .unwrap_or(0)
+        };
+        assert!(len(1) < len(0), "the retry sends fewer messages");
+        assert_eq!(requests[0]["model"], "stub-model");
     }
 }

@@ -4,13 +4,15 @@
 //!
 //! Layers: [`session`] holds ids, the resume buffer and the fan-out;
 //! [`routes`] is the router, built apart from any socket; [`sse`] is the
-//! stream handler; [`demo`] and [`replay`] produce the events.
+//! stream handler; [`demo`] and [`replay`] produce the events; [`summarizer`]
+//! answers the demo guard's summary requests.
 
 pub mod demo;
 pub mod replay;
 pub mod routes;
 pub mod session;
 pub mod sse;
+pub mod summarizer;
 
 use anyhow::{Context, Result};
 use session::{Session, Sessions};
@@ -98,9 +100,16 @@ pub async fn run(options: ServeOptions) -> Result<()> {
         };
         let session = Arc::new(Session::starting_now("demo").with_profile(profile));
         sessions.insert(session.clone());
+        let summarizer = match &config.summarizer {
+            demo::SummarizerChoice::Extractive => None,
+            demo::SummarizerChoice::Http(http) => {
+                Some(summarizer::HttpSummarizer::new(http.clone())?)
+            }
+        };
         let demo = demo::Demo::new(config, unix_micros_now());
         tasks.push(tokio::spawn(demo::drive(
             demo,
+            summarizer,
             session,
             shutdown_rx.clone(),
         )));

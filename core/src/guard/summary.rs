@@ -201,6 +201,12 @@ impl SummaryRequest {
         &self.request
     }
 
+    /// The history this compaction started from, after the source pass: what
+    /// a fallback keeps, and what a host stores and measures while it waits.
+    pub fn history(&self) -> &[Message] {
+        &self.history
+    }
+
     /// Tokens of [`SummaryRequest::messages`] (at most the target limit on the first attempt).
     pub fn input_tokens(&self) -> i64 {
         self.guard.counter.count_messages(&self.request) as i64
