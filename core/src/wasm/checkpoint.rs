@@ -4,7 +4,7 @@
 
 use super::{
     describe, fail, is_nullish, json_arg, messages_arg, messages_from_json, non_negative_int_arg,
-    string_arg, to_js,
+    saturating_usize, string_arg, to_js,
 };
 use crate::guard::{self, Turn, TurnRole};
 use crate::tokens::TokenCounter;
@@ -46,7 +46,7 @@ pub fn select_recent_user_messages_js(
     #[wasm_bindgen(unchecked_param_type = "string")] model: JsValue,
 ) -> Result<JsValue, JsError> {
     let messages = messages_arg(&messages, "messages")?;
-    let token_limit = non_negative_int_arg(&token_limit, "tokenLimit")? as usize;
+    let token_limit = saturating_usize(non_negative_int_arg(&token_limit, "tokenLimit")?);
     let counter = TokenCounter::for_model(&string_arg(&model, "model")?);
     to_js(&guard::select_recent_user_messages(
         &messages,
@@ -113,7 +113,7 @@ fn limit_arg(v: &JsValue) -> Result<Option<usize>, JsError> {
     if is_nullish(v) {
         return Ok(None);
     }
-    Ok(Some(non_negative_int_arg(v, "limit")? as usize))
+    Ok(Some(saturating_usize(non_negative_int_arg(v, "limit")?)))
 }
 
 /// The turns to reload: from the latest checkpoint (the last completed assistant turn whose

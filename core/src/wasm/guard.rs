@@ -12,7 +12,7 @@
 
 use super::{
     describe, fail, int_arg, is_nullish, js_number, messages_arg, model_config_arg, non_negative,
-    object_arg, string_arg, to_js, typed,
+    object_arg, saturating_usize, string_arg, to_js, typed,
 };
 use crate::budget::{context_limits, ContextLimits};
 use crate::guard::{
@@ -244,7 +244,7 @@ fn options_arg(v: &JsValue) -> Result<(GuardConfig, Option<i64>), JsError> {
     }
     if let Some(limit) = given.recent_user_token_limit {
         config.recent_user_token_limit =
-            non_negative(limit, "options.recent_user_token_limit")? as usize;
+            saturating_usize(non_negative(limit, "options.recent_user_token_limit")?);
     }
     if let Some(retries) = given.max_overflow_retries {
         let arg = "options.max_overflow_retries";
