@@ -367,13 +367,6 @@ impl Demo {
             Some(Attempt::External { id: i, .. }) if *i == id
         );
         if current {
-            if let Err(e) = &result {
-                self.notes.push(format!(
-                    "summariser call {id} failed: {}{}",
-                    e.message,
-                    e.status.map(|s| format!(" (HTTP {s})")).unwrap_or_default()
-                ));
-            }
             self.answer(now, result, &mut out);
         }
         out
@@ -544,8 +537,9 @@ impl Demo {
                 Ok(AfterError::Retry(next)) => {
                     self.stats.retries += 1;
                     self.notes.push(format!(
-                        "summary attempt rejected as too long ({}); retrying with {} messages, {} removed",
-                        error.message,
+                        "summary attempt {} rejected as too long ({}); retrying with {} messages, {} removed so far",
+                        next.attempt() - 1,
+                        clip(&error.message),
                         next.messages().len(),
                         next.removed_history_items()
                     ));
@@ -797,6 +791,15 @@ impl Demo {
             left -= n;
         }
         out
+    }
+}
+
+/// An error message for the log, on one line and at most 160 characters.
+fn clip(message: &str) -> String {
+    let line = message.lines().next().unwrap_or("");
+    match line.char_indices().nth(160) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
     }
 }
 
