@@ -291,7 +291,7 @@ mod native {
     }
 
     /// The largest of 16 KiB × 4ⁿ (up to all of `text`) at which tiktoken-rs's one-shot time,
-    /// extrapolated quadratically to the next size, stays under a second: its merge is
+    /// extrapolated quadratically to the next size, stays under 3 s: its merge is
     /// quadratic in the length of one piece, and `a`/letters are one piece.
     fn feasible_size(bpe: &CoreBPE, text: &str) -> usize {
         let mut size = SMALL.min(text.len());
@@ -303,7 +303,7 @@ mod native {
                 return text.len();
             }
             let next = (size * 4).min(text.len());
-            if secs * (next as f64 / size as f64).powi(2) > 1.0 {
+            if secs * (next as f64 / size as f64).powi(2) > 3.0 {
                 return size;
             }
             size = next;

@@ -40,11 +40,49 @@ const WORDS = (
   "London Paris Tokyo Berlin Monday January OpenAI Rust WebAssembly Chromium JavaScript"
 ).split(" ");
 
+// A Zipf-distributed vocabulary: the real words above as the most frequent ranks, then a long
+// tail of invented words from syllables, so that word repetition (and so any tokenizer's
+// word cache) behaves roughly as in real prose rather than cycling through a few hundred words.
+const SYLLABLES = "ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge gi go ha he hi ho ja jo ka ke ki ko la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo wa we wi xa ya yo za zo tion ment ness able ing er est ly ous ive al ic".split(" ");
+const VOCAB_SIZE = 30_000;
+const VOCAB = (() => {
+  const r = rng(0x5eed_00ff);
+  const words = [...WORDS];
+  const seen = new Set(words);
+  while (words.length < VOCAB_SIZE) {
+    let w = "";
+    const n = 1 + Math.floor(r() * 4);
+    for (let i = 0; i < n; i++) w += pick(r, SYLLABLES);
+    if (!seen.has(w)) {
+      seen.add(w);
+      words.push(w);
+    }
+  }
+  return words;
+})();
+const ZIPF = (() => {
+  const cum = new Float64Array(VOCAB_SIZE);
+  let total = 0;
+  for (let i = 0; i < VOCAB_SIZE; i++) cum[i] = total += 1 / (i + 1);
+  return { cum, total };
+})();
+function zipfWord(r) {
+  const x = r() * ZIPF.total;
+  let lo = 0;
+  let hi = VOCAB_SIZE - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ZIPF.cum[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCAB[lo];
+}
+
 function sentence(r) {
   const n = 6 + Math.floor(r() * 18);
   const words = [];
   for (let i = 0; i < n; i++) {
-    let w = pick(r, WORDS);
+    let w = zipfWord(r);
     if (r() < 0.05) w = String(Math.floor(r() * 100000));
     if (r() < 0.08 && i < n - 1) w += ",";
     words.push(w);

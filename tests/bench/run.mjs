@@ -22,7 +22,7 @@ const option = (name, fallback) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
 const out = option("--out", null);
-const inits = Number(option("--inits", "3"));
+const inits = Number(option("--inits", "5"));
 const chromedriverPath = option("--chromedriver", "/usr/bin/chromedriver");
 const chromiumPath = option("--chromium", "/usr/bin/chromium");
 const TIMEOUT_MS = 9 * 60_000;
@@ -189,7 +189,8 @@ async function main() {
   delete report.progress;
   if (out) writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
   console.log("\n" + browserTable(report));
-  return report.mismatches.length === 0 ? 0 : 1;
+  // A JS tokenizer disagreeing with ctxguard is reported (in the table), not a failure of the run.
+  return 0;
 }
 
 main().then(
