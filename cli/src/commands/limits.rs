@@ -13,15 +13,14 @@ pub fn run(
     auto_compact_limit: Option<i64>,
 ) -> Result<ExitCode> {
     if max_output.is_some() && context_window.is_none() {
-        anyhow::bail!(
-            "--max-output only applies together with --context-window (as in a model config)"
-        );
+        // The reference ignores max_output_tokens when a model config has no context_window.
+        eprintln!("note: --max-output is ignored without --context-window, as in a model config");
     }
     let config = ModelConfig {
         context_window,
         max_output_tokens: max_output,
     };
-    let l = context_limits(model, context_window.map(|_| &config), auto_compact_limit);
+    let l = context_limits(model, Some(&config), auto_compact_limit);
     println!(
         "model                   {model} ({})",
         Encoding::for_model(model).name()
