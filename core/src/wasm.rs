@@ -13,7 +13,7 @@
 //!
 //! The guard pipeline (the `ContextGuard` and `SummaryRequest` classes) lives
 //! in `wasm/guard.rs`, its history helpers (tool pairs, checkpoint reload) in
-//! `wasm/checkpoint.rs`.
+//! `wasm/checkpoint.rs`, the incremental `TokenLedger` in `wasm/ledger.rs`.
 
 use crate::attachment::{
     allocate_budget, build_header, is_text_readable_mime, preview_messages, HeaderArgs,
@@ -36,11 +36,13 @@ use wasm_bindgen::JsCast;
 
 mod checkpoint;
 mod guard;
+mod ledger;
 pub use checkpoint::{
     latest_checkpoint_js, reload_messages_js, sanitize_tool_pairs_js,
     select_recent_user_messages_js,
 };
 pub use guard::{is_context_too_long_error_js, ContextGuard, SummaryRequest};
+pub use ledger::TokenLedger;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"

@@ -76,6 +76,36 @@ mod js_api {
     }
 
     #[wasm_bindgen_test]
+    fn token_ledger_matches_a_full_recount_and_validates_its_arguments() {
+        let history = r#"[{"role":"system","content":"be brief"},{"role":"user","content":"hello <attachment>[Attachment: a | ID: 1 | Type: t]\nbody</attachment>"},{"role":"assistant","content":"hi"}]"#;
+        let mut ledger = TokenLedger::new(s("gpt-4o"), JsValue::NULL).expect("valid model");
+        ledger.push_all(js(history)).expect("valid messages");
+        ledger
+            .push(js(r#"{"role":"tool","content":"output"}"#))
+            .expect("valid message");
+        let mut all: Vec<serde_json::Value> = serde_json::from_str(history).expect("json");
+        all.push(serde_json::json!({"role":"tool","content":"output"}));
+        let full = count_messages(js(&serde_json::to_string(&all).expect("json")), s("gpt-4o"))
+            .expect("counts");
+        assert_eq!(ledger.used_tokens(), full);
+        assert_eq!(ledger.length(), 4);
+        let snap = ledger.snapshot().expect("snapshot");
+        let used = Reflect::get(&snap, &s("used_input_tokens"))
+            .expect("field")
+            .as_f64();
+        assert_eq!(used, Some(full));
+        assert!(Reflect::get(&snap, &s("breakdown"))
+            .expect("field")
+            .is_object());
+        ledger.truncate(1);
+        assert_eq!(ledger.length(), 1);
+        let text = message(ledger.push(s("nope")));
+        assert!(text.starts_with("message"), "{text}");
+        let text = message(TokenLedger::new(n(3.0), JsValue::NULL).map(|_| ()));
+        assert!(text.starts_with("model"), "{text}");
+    }
+
+    #[wasm_bindgen_test]
     fn counts_tokens_and_messages() {
         assert_eq!(
             count_tokens(s("hello world"), s("gpt-4o")).expect("counts"),

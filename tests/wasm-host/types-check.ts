@@ -3,6 +3,7 @@
 import init, {
   ContextGuard,
   SummaryRequest,
+  TokenLedger,
   allocateBudget,
   buildAttachmentHeader,
   contextConfig,
@@ -148,4 +149,16 @@ export async function governed(history: Message[], send: (event: StatusEvent) =>
   const wrong: string = guard.beforeModelCall(history, 0);
   console.log(wrong);
   return ready.messages;
+}
+
+/** The incremental ledger: O(1) snapshots of a growing history. */
+export function ledgerUsage(history: Message[]): ContextMetricsSnapshot {
+  const ledger = new TokenLedger("gpt-4o", { context_window: 32000 });
+  ledger.pushAll(history);
+  ledger.push({ role: "user", content: "one more" });
+  const used: number = ledger.usedTokens() + ledger.length;
+  console.log(used);
+  // @ts-expect-error a message is an object, not a string
+  ledger.push("hello");
+  return ledger.snapshot();
 }
