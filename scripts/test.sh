@@ -5,6 +5,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/env.sh
+log=$(mktemp -t ctxguard-test.XXXXXX)
+exec > >(tee -a "$log") 2>&1
 bash scripts/setup.sh
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -31,4 +33,11 @@ for suite in tests/*/run.sh; do
   bash "$suite"
 done
 
-printf '\nall test suites passed\n'
+# One closing tally over every runner above (cargo's "test result" lines and the browser
+# suites' "N passed, M failed" lines).
+awk '
+  /^test result: / { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;/) p += $i; if ($(i+1) ~ /^failed;/) f += $i } }
+  /^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 }
+  END { printf "\ntotal: %d passed, %d failed\n", p, f }
+' "$log"
+rm -f "$log"

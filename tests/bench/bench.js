@@ -154,7 +154,40 @@ async function runMode() {
       if (name !== "ctxguard") compare(name, `${key} (${w.size} B)`, w.tokens, ours.count(inputs[key].slice(0, w.size)));
     }
   }
+  result.progress = "ctxguard: ledger snapshot";
+  result.ledger = await ledgerSnapshot(inputs.mixed);
   Object.assign(result, { tokenizers, mismatches, userAgent: navigator.userAgent });
+}
+
+/**
+ * Issue 6's snapshot target in wasm: a ~1.7 M-token history in a `TokenLedger`; time appending one
+ * message and taking a snapshot, against `contextMetrics` recounting the whole history once.
+ */
+async function ledgerSnapshot(text) {
+  const m = await import("/pkg/ctxguard_core.js");
+  const chunk = 4000; // characters per message
+  const history = [];
+  for (let i = 0, at = 0; history.length < 2200; i++, at = (at + chunk) % (text.length - chunk)) {
+    history.push({ role: i % 2 ? "assistant" : "user", content: text.slice(at, at + chunk) });
+  }
+  const ledger = new m.TokenLedger(MODEL);
+  ledger.pushAll(history);
+  const historyTokens = ledger.usedTokens();
+  const times = [];
+  for (let i = 0; i < 21; i++) {
+    const t0 = performance.now();
+    ledger.push({ role: "user", content: `one more question, number ${i}` });
+    const snap = ledger.snapshot();
+    times.push(performance.now() - t0);
+    if (snap.used_input_tokens <= historyTokens) throw new Error("ledger snapshot did not grow");
+  }
+  await yieldToBrowser();
+  const t0 = performance.now();
+  const full = m.contextMetrics(history, MODEL);
+  const recountMs = performance.now() - t0;
+  if (full.used_input_tokens !== historyTokens) throw new Error(`ledger ${historyTokens} != recount ${full.used_input_tokens}`);
+  ledger.free();
+  return { history_tokens: historyTokens, messages: history.length, append_snapshot_ms: median(times), recount_ms: recountMs };
 }
 
 async function main() {
