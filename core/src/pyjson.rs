@@ -1,4 +1,4 @@
-//! Python's `json.dumps` with its defaults (`", "` / `": "` separators,
+//! Python JSON semantics the reference relies on: truthiness, and `json.dumps` with its defaults (`", "` / `": "` separators,
 //! `ensure_ascii=True`, keys in their given order, `repr` floats), because the
 //! reference counts the tokens of tool-call arguments serialised that way.
 
@@ -10,6 +10,18 @@ pub fn dumps(value: &Value) -> String {
     let mut out = String::new();
     write_value(&mut out, value);
     out
+}
+
+/// Python truthiness of a JSON value (empty containers, 0, false and null are false).
+pub fn is_truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
 }
 
 fn write_value(out: &mut String, value: &Value) {

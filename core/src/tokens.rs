@@ -123,7 +123,7 @@ impl TokenCounter {
         };
         let args = match &function.arguments {
             Value::String(s) => self.count_text(s),
-            v if is_truthy(v) => self.count_text(&pyjson::dumps(v)),
+            v if pyjson::is_truthy(v) => self.count_text(&pyjson::dumps(v)),
             _ => 0,
         };
         self.count_text(&function.name) + args
@@ -144,18 +144,6 @@ impl TokenCounter {
             self.decode_lossy(&ids[total - tail..])
         };
         (head_text, tail_text, total)
-    }
-}
-
-/// Python truthiness of a JSON value (empty containers, 0, false and null are false).
-fn is_truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
     }
 }
 

@@ -65,14 +65,7 @@ fn has_content(message: &Message) -> bool {
         None => false,
         Some(Content::Text(t)) => !t.is_empty(),
         Some(Content::Parts(p)) => !p.is_empty(),
-        Some(Content::Other(v)) => match v {
-            Value::Null => false,
-            Value::Bool(b) => *b,
-            Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-            Value::String(s) => !s.is_empty(),
-            Value::Array(a) => !a.is_empty(),
-            Value::Object(o) => !o.is_empty(),
-        },
+        Some(Content::Other(v)) => crate::pyjson::is_truthy(v),
     }
 }
 
