@@ -207,8 +207,9 @@ function targets(native, browser, brotli) {
   const wl = browser?.ledger;
   if (wl) {
     rows.push(
-      `| snapshot ≤ 5 ms (wasm; ${(wl.history_tokens / 1e6).toFixed(2)} M-token history) | ${wl.append_snapshot_ms.toFixed(3)} ms, ` +
-        `${f1(wl.recount_ms / Math.max(wl.append_snapshot_ms, 0.001))}× faster than a full recount (${f1(wl.recount_ms)} ms) | ${ok(wl.append_snapshot_ms <= 5)} |`,
+      `| append one message + snapshot ≤ 5 ms (wasm \`TokenLedger\`, ${(wl.history_tokens / 1e6).toFixed(2)} M-token history) | ` +
+        `${(wl.append_snapshot_ms * 1000).toFixed(1)} µs (mean of ${wl.batch}), ${Math.round(wl.recount_ms / wl.append_snapshot_ms)}× ` +
+        `faster than \`contextMetrics\` recounting it (${f1(wl.recount_ms)} ms) | ${ok(wl.append_snapshot_ms <= 5)} |`,
     );
   }
   const pv = res["preview/ctxguard/preview-8x1.25MB"];
