@@ -4,7 +4,6 @@
 
 use super::is_assistant;
 use crate::message::{Content, Message};
-use serde_json::Value;
 use std::collections::HashSet;
 
 /// Drops orphan tool results and unanswered tool calls, keeping message order.
