@@ -24,7 +24,8 @@ pub struct Vocabulary {
     data: Cow<'static, [u8]>,
     /// Byte offset of each rank's bytes in `data`; one extra entry at the end.
     offsets: Vec<u32>,
-    /// Open-addressing table of `rank + 1` (0 = empty).
+    /// Open-addressing table of `tag << RANK_BITS | (rank + 1)` (0 = empty); the tag is 14 bits of
+    /// the key's hash, so most probes of a non-token are rejected without reading token bytes.
     table: Vec<u32>,
     mask: usize,
     max_token_len: usize,
@@ -58,6 +59,16 @@ fn hash(bytes: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// Bits of a table slot that hold `rank + 1` (every vocabulary has fewer than 2^18 ranks).
+const RANK_BITS: u32 = 18;
+const RANK_MASK: u32 = (1 << RANK_BITS) - 1;
+
+/// The slot tag of a hash: bits that the table index (the low bits) does not use.
+#[inline]
+fn tag(h: u64) -> u32 {
+    ((h >> 48) as u32) << RANK_BITS
+}
+
 impl Vocabulary {
     /// Builds the lookup over tables produced by `build.rs` (a base and the ranks an
     /// extension appends to it). O(number of tokens).
@@ -81,6 +92,10 @@ impl Vocabulary {
             many => Cow::Owned(many.concat()),
         };
         let count = offsets.len() - 1;
+        assert!(
+            count < RANK_MASK as usize,
+            "vocabulary of {count} ranks does not fit the table's {RANK_BITS}-bit rank field"
+        );
         let slots = (count * 2).next_power_of_two().max(16);
         let mask = slots - 1;
         let mut slots_vec = vec![0u32; slots];
@@ -89,11 +104,12 @@ impl Vocabulary {
             if a == b {
                 continue; // special token or unused rank
             }
-            let mut i = hash(&data[a..b]) as usize & mask;
+            let h = hash(&data[a..b]);
+            let mut i = h as usize & mask;
             while slots_vec[i] != 0 {
                 i = (i + 1) & mask;
             }
-            slots_vec[i] = rank as u32 + 1;
+            slots_vec[i] = tag(h) | (rank as u32 + 1);
         }
         let mut pairs = vec![u32::MAX; 1 << 16];
         for rank in 0..count {
@@ -144,14 +160,19 @@ impl Vocabulary {
         if bytes.is_empty() || bytes.len() > self.max_token_len {
             return None;
         }
-        let mut i = hash(bytes) as usize & self.mask;
+        let h = hash(bytes);
+        let want = tag(h);
+        let mut i = h as usize & self.mask;
         loop {
             let slot = self.table[i];
             if slot == 0 {
                 return None;
             }
-            if self.token_bytes(slot - 1) == bytes {
-                return Some(slot - 1);
+            if slot & !RANK_MASK == want {
+                let rank = (slot & RANK_MASK) - 1;
+                if self.token_bytes(rank) == bytes {
+                    return Some(rank);
+                }
             }
             i = (i + 1) & self.mask;
         }
