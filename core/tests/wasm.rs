@@ -32,15 +32,15 @@ mod js_api {
     use wasm_bindgen::{JsCast, JsError, JsValue};
     use wasm_bindgen_test::*;
 
-    fn js(json: &str) -> JsValue {
+    pub(super) fn js(json: &str) -> JsValue {
         JSON::parse(json).expect("test JSON is valid")
     }
 
-    fn s(text: &str) -> JsValue {
+    pub(super) fn s(text: &str) -> JsValue {
         JsValue::from_str(text)
     }
 
-    fn n(value: f64) -> JsValue {
+    pub(super) fn n(value: f64) -> JsValue {
         JsValue::from_f64(value)
     }
 
@@ -56,7 +56,7 @@ mod js_api {
         String::from(err.message())
     }
 
-    fn get(obj: &JsValue, key: &str) -> JsValue {
+    pub(super) fn get(obj: &JsValue, key: &str) -> JsValue {
         Reflect::get(obj, &s(key)).expect("property read")
     }
 

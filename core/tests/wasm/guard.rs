@@ -3,6 +3,7 @@
 //! `Function.prototype.apply`, so argument conversion, the returned plain
 //! objects and the thrown `Error`s are the ones a page sees.
 
+use crate::js_api::{get, js, n, s};
 use ctxguard_core::wasm::*;
 use js_sys::{Array, Function, Object, Reflect, JSON};
 use wasm_bindgen::{JsCast, JsValue};
@@ -11,22 +12,6 @@ use wasm_bindgen_test::*;
 /// 2026-06-23T14:55:34.512Z, as `Date.now()` would give it.
 const NOW_MS: f64 = 1_782_226_534_512.0;
 const CREATED_AT: &str = "2026-06-23T14:55:34.512000+00:00";
-
-fn js(json: &str) -> JsValue {
-    JSON::parse(json).expect("test JSON is valid")
-}
-
-fn s(text: &str) -> JsValue {
-    JsValue::from_str(text)
-}
-
-fn n(value: f64) -> JsValue {
-    JsValue::from_f64(value)
-}
-
-fn get(obj: &JsValue, key: &str) -> JsValue {
-    Reflect::get(obj, &s(key)).expect("property read")
-}
 
 fn at(list: &JsValue, index: u32) -> JsValue {
     Reflect::get_u32(list, index).expect("index read")
