@@ -264,7 +264,7 @@ pub fn first_difference(expected: &Value, actual: &Value, path: &str) -> Option<
                     .unwrap_or_default()
             };
             Some(format!(
-                "{path} (char {at}): expected …{} got …{}",
+                "{path}: expected …{} got …{} (strings differ from char {at})",
                 snippet(e),
                 snippet(a)
             ))
@@ -307,4 +307,60 @@ pub fn run_jsonl(text: &str) -> Summary {
         }
     }
     summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fail_reason(line: &str) -> String {
+        match run_line(line, 7, &mut ReferenceEncodingCache::new()) {
+            Verdict::Fail { reason, .. } => reason,
+            Verdict::Pass => panic!("expected a failure for {line}"),
+        }
+    }
+
+    #[test]
+    fn a_passing_case_passes() {
+        let line = r#"{"id":"c1","kind":"count_text","model":"gpt-4o","text":"hello world","expected":{"tokens":2}}"#;
+        assert_eq!(
+            run_line(line, 1, &mut ReferenceEncodingCache::new()),
+            Verdict::Pass
+        );
+    }
+
+    #[test]
+    fn failures_name_the_first_differing_path() {
+        let number = fail_reason(
+            r#"{"id":"c1","kind":"count_text","model":"gpt-4o","text":"hello world","expected":{"tokens":3}}"#,
+        );
+        assert_eq!(number, "$.tokens: expected 3 got 2");
+        let string = fail_reason(
+            r#"{"id":"h","kind":"attachment_header","args":{"attachment_id":1,"filename":"a.txt","file_size":1},"expected":{"header":"[Attachment: b.txt"}}"#,
+        );
+        assert!(
+            string.starts_with("$.header: expected …\"[Attachment: b.txt\" got …"),
+            "{string}"
+        );
+        assert!(
+            string.ends_with("(strings differ from char 13)"),
+            "{string}"
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_failed_cases_not_crashes() {
+        assert!(fail_reason("{not json").starts_with("malformed JSON"));
+        assert!(fail_reason(r#"{"id":"x","kind":"nope","expected":{}}"#)
+            .starts_with("unknown kind \"nope\""));
+        assert!(fail_reason(r#"{"id":"x","kind":"count_text"}"#).contains("no \"expected\""));
+        assert!(fail_reason(
+            r#"{"id":"x","kind":"allocate","sizes":"many","budget":1,"expected":{}}"#
+        )
+        .starts_with("field \"sizes\""));
+        let Verdict::Fail { id, .. } = run_line("[]", 7, &mut ReferenceEncodingCache::new()) else {
+            panic!("an array is not a case")
+        };
+        assert_eq!(id, "line 7");
+    }
 }
