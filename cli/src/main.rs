@@ -13,10 +13,23 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = match args::Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if !e.use_stderr() => {
+            // --help and --version
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line, as every other error: clap's first paragraph without its "error: " prefix.
+            let rendered = e.render().to_string();
+            let paragraph: Vec<&str> = rendered
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let text = paragraph.join(" ");
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            eprintln!("ctxguard: {text} (see 'ctxguard --help')");
+            return ExitCode::from(2);
         }
     };
     match commands::run(cli.command) {

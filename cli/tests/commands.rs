@@ -1,0 +1,106 @@
+//! The `ctxguard` binary as a user runs it: exit codes, one-line errors, and the
+//! conformance runner's output contract (`FAIL <id>: <path>: expected … got …`, then `N passed, M failed`).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ctxguard(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ctxguard"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // The command may exit before reading stdin (bad usage): a broken pipe is fine.
+    let _ = child.stdin.take().expect("piped").write_all(stdin);
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn conformance_passes_the_public_vectors() {
+    let vectors = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/conformance/vectors.jsonl"
+    );
+    let out = ctxguard(&["conformance", vectors], b"");
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let stdout = text(&out.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.ends_with(" passed, 0 failed"), "{last}");
+}
+
+#[test]
+fn conformance_reports_failures_and_exits_1() {
+    let dir = std::env::temp_dir().join(format!("ctxguard-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("cases.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"id":"ok","kind":"count_text","model":"gpt-4o","text":"hello world","expected":{"tokens":2}}"#,
+            "\n",
+            r#"{"id":"bad","kind":"count_text","model":"gpt-4o","text":"hello world","expected":{"tokens":9}}"#,
+            "\n",
+            "not json\n",
+        ),
+    )
+    .expect("write cases");
+    let out = ctxguard(&["conformance", file.to_str().expect("utf-8 path")], b"");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAIL bad: $.tokens: expected 9 got 2\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("FAIL line 3: malformed JSON"), "{stdout}");
+    assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_usage_is_one_line_and_exit_2() {
+    for args in [
+        &["--bogus"][..],
+        &["count", "--nope"],
+        &["limits"],
+        &["frobnicate"],
+    ] {
+        let out = ctxguard(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("ctxguard: "), "{stderr}");
+    }
+}
+
+#[test]
+fn invalid_utf8_names_the_file_and_offset() {
+    let out = ctxguard(&["count", "-"], b"ok \xff\xfe");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "ctxguard: <stdin>: not valid UTF-8 at byte offset 3"
+    );
+}
+
+#[test]
+fn count_reads_stdin_and_limits_prints_the_budget() {
+    let out = ctxguard(&["count", "--model", "gpt-4o"], b"hello world");
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).starts_with("2  <stdin>"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = ctxguard(&["limits", "--model", "o3-mini"], b"");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("compaction target           125,999"),
+        "{stdout}"
+    );
+}
