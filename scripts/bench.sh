@@ -32,8 +32,8 @@ start=$(date +%s)
 wasm=pkg/ctxguard_core_bg.wasm
 if [ "$rebuild" = 1 ] || [ ! -f "$wasm" ] || [ ! -f pkg/ctxguard_core.js ] ||
   [ -n "$(find core/src core/Cargo.toml core/build.rs Cargo.toml Cargo.lock -newer "$wasm" -print -quit 2>/dev/null)" ]; then
-  step "wasm-pack build core --release --target web --out-dir ../pkg --mode no-install -- --features wasm"
-  wasm-pack build core --release --target web --out-dir ../pkg --mode no-install -- --features wasm
+  step "wasm-pack build core --release --target web --out-dir ../pkg --mode no-install"
+  wasm-pack build core --release --target web --out-dir ../pkg --mode no-install
 else
   step "pkg/ is up to date with core (pass --rebuild to force a release build)"
 fi

@@ -20,8 +20,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test (native: unit, property and conformance tests)"
 cargo test --workspace
 
-step "wasm32 build of ctxguard-core"
-cargo build -p ctxguard-core --target wasm32-unknown-unknown
+step "cargo clippy (wasm32: ctxguard-core with its JS facade)"
+cargo clippy -p ctxguard-core --target wasm32-unknown-unknown -- -D warnings
 
 step "ctxguard conformance tests/conformance/vectors.jsonl"
 cargo run -q -p ctxguard-cli --release -- conformance tests/conformance/vectors.jsonl

@@ -13,6 +13,7 @@
 
 pub mod merge;
 pub mod pretokenize;
+pub mod queue;
 pub mod unicode;
 
 use pretokenize::Pattern;

@@ -47,7 +47,7 @@ pub mod read_attachment;
 pub mod tokens;
 pub mod tool_output;
 pub mod traces;
-#[cfg(feature = "wasm")]
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 pub mod wasm;
 
 pub use error::{Error, Result};

@@ -162,10 +162,32 @@ fn long_runs_without_whitespace_encode_identically() {
                 [(rand() % 64) as usize] as char
         })
         .collect();
+    // Natural words run together: merges of every rank, as in a long identifier or URL slug.
+    let words = [
+        "context",
+        "window",
+        "überschrift",
+        "token",
+        "budget",
+        "naïve",
+        "summary",
+        "the",
+    ];
+    let slug: String = (0..1_500).map(|_| words[(rand() % 8) as usize]).collect();
+    // Letters of other scripts with no spaces: one piece each, merged through the queue.
+    let cjk: String = (0..2_000)
+        .map(|_| char::from_u32(0x4e00 + (rand() % 600) as u32).unwrap_or('中'))
+        .collect();
+    let cyrillic: String = (0..3_000)
+        .map(|_| char::from_u32(0x0430 + (rand() % 32) as u32).unwrap_or('а'))
+        .collect();
     for text in [
         "a".repeat(5000),
         letters,
         b64,
+        slug,
+        cjk,
+        cyrillic,
         "ab".repeat(3000),
         " ".repeat(3000),
     ] {

@@ -3,7 +3,7 @@
 //! layer of the `wasm` feature: argument validation, error messages, and plain
 //! object outputs; `wasm/guard.rs` drives the guard classes as a JS host does.
 //!
-//! Run: `wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install core -- --features wasm`
+//! Run: `wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install core`
 #![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen_test::*;
@@ -25,7 +25,7 @@ fn every_public_vector_passes_in_the_browser() {
     );
 }
 
-#[cfg(feature = "wasm")]
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod js_api {
     use ctxguard_core::wasm::*;
     use js_sys::{Array, Object, Reflect, JSON};
@@ -592,6 +592,6 @@ mod js_api {
     }
 }
 
-#[cfg(feature = "wasm")]
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 #[path = "wasm/guard.rs"]
 mod guard_api;

@@ -28,8 +28,8 @@ fail() { failures+=("$1"); echo "FAILED: $1" >&2; }
 wasm=pkg/ctxguard_core_bg.wasm
 if [ "$rebuild" = 1 ] || [ ! -f "$wasm" ] || [ ! -f pkg/ctxguard_core.d.ts ] ||
   [ -n "$(find core/src core/Cargo.toml core/build.rs Cargo.toml Cargo.lock -newer "$wasm" -print -quit 2>/dev/null)" ]; then
-  step "wasm-pack build core --target web --out-dir ../pkg --mode no-install -- --features wasm"
-  if ! wasm-pack build core --target web --out-dir ../pkg --mode no-install -- --features wasm; then
+  step "wasm-pack build core --target web --out-dir ../pkg --mode no-install"
+  if ! wasm-pack build core --target web --out-dir ../pkg --mode no-install; then
     fail "wasm-pack build"
     printf '\n%s\n' "wasm-host: the package did not build; nothing else can run" >&2
     exit 1
@@ -39,7 +39,7 @@ else
 fi
 
 step "wasm-pack test --headless --chrome (core/tests/wasm.rs)"
-wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install core --features wasm --test wasm ||
+wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install core --test wasm ||
   fail "wasm-pack test"
 
 step "TypeScript check of pkg/*.d.ts"

@@ -1,10 +1,11 @@
 //! Byte-pair merging of one piece, exactly as tiktoken merges: repeatedly the
 //! adjacent pair with the lowest rank, the leftmost on ties. Short pieces use
-//! tiktoken's own quadratic scan (fastest for them); long pieces use a heap
-//! over a linked list, O(n log n), so a megabyte without whitespace stays fast.
+//! tiktoken's own quadratic scan (fastest for them); long pieces use a radix
+//! heap over a linked list of parts ([`super::queue`]), so a megabyte without
+//! whitespace stays fast.
 
+use super::queue::MergeQueue;
 use super::Vocabulary;
-use std::collections::BinaryHeap;
 
 /// Pieces up to this many bytes use the quadratic scan.
 const SCAN_LIMIT: usize = 256;
@@ -14,6 +15,7 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Default)]
 pub struct Scratch {
     parts: Vec<(u32, u32)>,
+    queue: MergeQueue,
 }
 
 /// Appends the tokens of `piece` (not itself a token) to `out`.
@@ -21,7 +23,7 @@ pub fn encode_piece(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, scratc
     if piece.len() <= SCAN_LIMIT {
         scan_merge(vocab, piece, out, &mut scratch.parts);
     } else {
-        heap_merge(vocab, piece, out);
+        queue_merge(vocab, piece, out, &mut scratch.queue);
     }
 }
 
@@ -74,73 +76,83 @@ fn scan_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, parts: &mut 
     }
 }
 
-fn heap_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>) {
+/// One part of a piece being merged, kept together so one cache line serves a merge.
+#[derive(Clone, Copy)]
+struct Part {
+    /// Start of the next live part (`n` = none; dead parts point at `n` too).
+    next: u32,
+    /// Start of the previous live part (`NONE` = none).
+    prev: u32,
+    /// Rank of merging this part with its successor (`NONE` = not a token).
+    rank: u32,
+}
+
+fn queue_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, queue: &mut MergeQueue) {
     let n = piece.len();
-    // Parts start at byte positions; `next`/`prev` link the live ones (n = none, dead
-    // parts point at n too), `rank[i]` is the rank of merging part i with its successor.
-    let mut next: Vec<u32> = (1..=n as u32).collect();
-    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
-    let rank: Vec<u32> = (0..n)
-        .map(|i| {
-            if i + 2 <= n {
-                pair_rank(vocab, piece, i, i + 2)
+    let end = n as u32;
+    let mut parts: Vec<Part> = (0..n)
+        .map(|i| Part {
+            next: i as u32 + 1,
+            prev: (i as u32).wrapping_sub(1),
+            rank: if i + 1 < n {
+                vocab.pair_rank(piece[i], piece[i + 1])
             } else {
                 NONE
-            }
+            },
         })
         .collect();
-    let mut rank = rank;
-    // Max-heap of `!(rank << 32 | start)`: the top is the lowest rank, leftmost on ties.
-    let key = |r: u32, i: usize| !((u64::from(r) << 32) | i as u64);
-    let initial: Vec<u64> = rank
-        .iter()
-        .enumerate()
-        .filter(|(_, &r)| r != NONE)
-        .map(|(i, &r)| key(r, i))
-        .collect();
-    let mut heap = BinaryHeap::from(initial);
-    let end_of = |next: &[u32], i: usize| -> usize {
-        let j = next[i] as usize;
+    queue.reset();
+    for (i, p) in parts.iter().enumerate() {
+        if p.rank != NONE {
+            queue.push(p.rank, i as u32);
+        }
+    }
+    // End of the part after `i` (which must have a successor).
+    let end_after = |parts: &[Part], i: usize| -> usize {
+        let j = parts[i].next as usize;
         if j >= n {
             n
         } else {
-            next[j] as usize
+            parts[j].next as usize
         }
     };
-    while let Some(k) = heap.pop() {
-        let (r, i) = ((!k >> 32) as u32, (!k & 0xFFFF_FFFF) as usize);
-        if rank[i] != r || next[i] as usize >= n {
+    while let Some((r, i)) = queue.pop() {
+        let i = i as usize;
+        let part = parts[i];
+        if part.rank != r || part.next >= end {
             continue; // stale entry
         }
         // Merge part i with its successor j.
-        let j = next[i] as usize;
-        let k = next[j];
-        next[i] = k;
-        if (k as usize) < n {
-            prev[k as usize] = i as u32;
-        }
-        rank[j] = NONE;
-        next[j] = n as u32;
-        rank[i] = if (k as usize) < n {
-            pair_rank(vocab, piece, i, end_of(&next, i))
-        } else {
-            NONE
+        let j = part.next as usize;
+        let k = parts[j].next;
+        parts[j] = Part {
+            next: end,
+            prev: NONE,
+            rank: NONE,
         };
-        if rank[i] != NONE {
-            heap.push(key(rank[i], i));
+        parts[i].next = k;
+        if k < end {
+            parts[k as usize].prev = i as u32;
+            let r = pair_rank(vocab, piece, i, end_after(&parts, i));
+            parts[i].rank = r;
+            if r != NONE {
+                queue.push(r, i as u32);
+            }
+        } else {
+            parts[i].rank = NONE;
         }
-        let p = prev[i];
-        if p != NONE {
-            let p = p as usize;
-            rank[p] = pair_rank(vocab, piece, p, end_of(&next, p));
-            if rank[p] != NONE {
-                heap.push(key(rank[p], p));
+        if part.prev != NONE {
+            let p = part.prev as usize;
+            let r = pair_rank(vocab, piece, p, end_after(&parts, p));
+            parts[p].rank = r;
+            if r != NONE {
+                queue.push(r, p as u32);
             }
         }
     }
     let mut i = 0usize;
     while i < n {
-        let j = (next[i] as usize).min(n);
+        let j = (parts[i].next as usize).min(n);
         out.push(vocab.rank(&piece[i..j]).unwrap_or(NONE));
         i = j;
     }
