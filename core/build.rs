@@ -19,6 +19,17 @@ fn main() {
         "p50k_base no longer starts with r50k_base; store it whole"
     );
     for (name, tokens) in [
+        ("o200k_base", &o200k),
+        ("cl100k_base", &cl100k),
+        ("r50k_base", &r50k),
+    ] {
+        // The merge starts from one token per byte and names parts by their ranks.
+        assert!(
+            (0..=255u8).all(|b| tokens.iter().any(|t| t[..] == [b])),
+            "{name} lacks a single-byte token; the engine assumes every byte is one"
+        );
+    }
+    for (name, tokens) in [
         ("o200k_base", &o200k[..]),
         ("cl100k_base", &cl100k[..]),
         ("r50k_base", &r50k[..]),

@@ -32,6 +32,8 @@ pub struct Vocabulary {
     max_token_len: usize,
     /// Rank of every two-byte token by `(b0 << 8) | b1`, `u32::MAX` when none: merges start with these.
     pairs: Vec<u32>,
+    /// Rank of every single byte (`u32::MAX` if a byte were not a token).
+    bytes: [u32; 256],
 }
 
 impl std::fmt::Debug for Vocabulary {
@@ -113,10 +115,13 @@ impl Vocabulary {
             slots_vec[i] = tag(h) | (rank as u32 + 1);
         }
         let mut pairs = vec![u32::MAX; 1 << 16];
+        let mut bytes = [u32::MAX; 256];
         for rank in 0..count {
             let (a, b) = (offsets[rank] as usize, offsets[rank + 1] as usize);
-            if b - a == 2 {
-                pairs[(usize::from(data[a]) << 8) | usize::from(data[a + 1])] = rank as u32;
+            match b - a {
+                1 => bytes[usize::from(data[a])] = rank as u32,
+                2 => pairs[(usize::from(data[a]) << 8) | usize::from(data[a + 1])] = rank as u32,
+                _ => {}
             }
         }
         Vocabulary {
@@ -126,6 +131,7 @@ impl Vocabulary {
             mask,
             max_token_len,
             pairs,
+            bytes,
         }
     }
 
@@ -153,6 +159,12 @@ impl Vocabulary {
     #[inline]
     pub fn pair_rank(&self, b0: u8, b1: u8) -> u32 {
         self.pairs[(usize::from(b0) << 8) | usize::from(b1)]
+    }
+
+    /// The rank of one byte as a token (every byte is one in tiktoken's vocabularies).
+    #[inline]
+    pub fn byte_rank(&self, b: u8) -> u32 {
+        self.bytes[usize::from(b)]
     }
 
     /// The rank of exactly these bytes, if they are a token.

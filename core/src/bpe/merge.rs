@@ -14,66 +14,130 @@ const NONE: u32 = u32::MAX;
 /// Reusable buffers for merging, so encoding a text allocates once.
 #[derive(Debug, Default)]
 pub struct Scratch {
-    parts: Vec<(u32, u32)>,
+    parts: Vec<ScanPart>,
     queue: MergeQueue,
+    pairs: PairCache,
 }
 
 /// Appends the tokens of `piece` (not itself a token) to `out`.
 pub fn encode_piece(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, scratch: &mut Scratch) {
     if piece.len() <= SCAN_LIMIT {
-        scan_merge(vocab, piece, out, &mut scratch.parts);
+        scan_merge(vocab, piece, out, &mut scratch.parts, &mut scratch.pairs);
     } else {
-        queue_merge(vocab, piece, out, &mut scratch.queue);
+        queue_merge(vocab, piece, out, &mut scratch.queue, &mut scratch.pairs);
     }
 }
 
-#[inline]
-fn pair_rank(vocab: &Vocabulary, piece: &[u8], start: usize, end: usize) -> u32 {
-    vocab.rank(&piece[start..end]).unwrap_or(NONE)
+/// Direct-mapped memo of "which token do these two adjacent tokens make":
+/// keyed by both ranks (compared whole, so a hit is exact), it answers the
+/// pairs natural text repeats from a few cache lines instead of the rank
+/// table and the token bytes.
+#[derive(Debug, Default)]
+struct PairCache {
+    /// `((left + 1) << 32 | right, rank of the concatenation or NONE)`; key 0 = empty.
+    slots: Vec<(u64, u32)>,
 }
 
-fn scan_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, parts: &mut Vec<(u32, u32)>) {
+const PAIR_BITS: u32 = 12;
+
+impl PairCache {
+    /// The rank of `left` followed by `right`, whose bytes are `piece[start..end]`.
+    #[inline]
+    fn rank(
+        &mut self,
+        vocab: &Vocabulary,
+        left: u32,
+        right: u32,
+        piece: &[u8],
+        start: usize,
+        end: usize,
+    ) -> u32 {
+        if self.slots.is_empty() {
+            self.slots = vec![(0, NONE); 1 << PAIR_BITS];
+        }
+        let key = ((u64::from(left) + 1) << 32) | u64::from(right);
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - PAIR_BITS)) as usize;
+        let (k, r) = self.slots[slot];
+        if k == key {
+            return r;
+        }
+        let r = vocab.rank(&piece[start..end]).unwrap_or(NONE);
+        self.slots[slot] = (key, r);
+        r
+    }
+}
+
+/// A part of a short piece: where it starts, its token, and the rank of merging it with the next.
+#[derive(Debug, Clone, Copy)]
+struct ScanPart {
+    start: u32,
+    token: u32,
+    rank: u32,
+}
+
+fn scan_merge(
+    vocab: &Vocabulary,
+    piece: &[u8],
+    out: &mut Vec<u32>,
+    parts: &mut Vec<ScanPart>,
+    pairs: &mut PairCache,
+) {
     let n = piece.len();
-    // (start, rank of merging this part with the next)
     parts.clear();
     let mut min = (NONE, usize::MAX);
-    for i in 0..n - 1 {
-        let r = vocab.pair_rank(piece[i], piece[i + 1]);
-        if r < min.0 {
-            min = (r, i);
-        }
-        parts.push((i as u32, r));
-    }
-    parts.push((n as u32 - 1, NONE));
-    parts.push((n as u32, NONE));
-    let rank_at = |parts: &[(u32, u32)], i: usize| {
-        if i + 3 < parts.len() {
-            pair_rank(vocab, piece, parts[i].0 as usize, parts[i + 3].0 as usize)
+    for i in 0..n {
+        let rank = if i + 1 < n {
+            vocab.pair_rank(piece[i], piece[i + 1])
         } else {
             NONE
+        };
+        if rank < min.0 {
+            min = (rank, i);
         }
-    };
+        parts.push(ScanPart {
+            start: i as u32,
+            token: vocab.byte_rank(piece[i]),
+            rank,
+        });
+    }
+    parts.push(ScanPart {
+        start: n as u32,
+        token: NONE,
+        rank: NONE,
+    });
     while min.0 != NONE {
         let i = min.1;
-        if i > 0 {
-            parts[i - 1].1 = rank_at(parts, i - 1);
-        }
-        parts[i].1 = rank_at(parts, i);
+        // Part i absorbs part i + 1 and becomes token `min.0`.
+        parts[i].token = min.0;
         parts.remove(i + 1);
+        // Ranks of the two pairs that now include part i.
+        let pair_at = |parts: &[ScanPart], pairs: &mut PairCache, j: usize| {
+            if j + 2 < parts.len() {
+                let (a, b) = (parts[j], parts[j + 1]);
+                pairs.rank(
+                    vocab,
+                    a.token,
+                    b.token,
+                    piece,
+                    a.start as usize,
+                    parts[j + 2].start as usize,
+                )
+            } else {
+                NONE
+            }
+        };
+        if i > 0 {
+            parts[i - 1].rank = pair_at(parts, pairs, i - 1);
+        }
+        parts[i].rank = pair_at(parts, pairs, i);
         min = (NONE, usize::MAX);
-        for (j, &(_, r)) in parts[..parts.len() - 1].iter().enumerate() {
-            if r < min.0 {
-                min = (r, j);
+        for (j, p) in parts[..parts.len() - 1].iter().enumerate() {
+            if p.rank < min.0 {
+                min = (p.rank, j);
             }
         }
     }
-    for w in parts.windows(2) {
-        out.push(
-            vocab
-                .rank(&piece[w[0].0 as usize..w[1].0 as usize])
-                .unwrap_or(NONE),
-        );
-    }
+    out.extend(parts[..parts.len() - 1].iter().map(|p| p.token));
 }
 
 /// One part of a piece being merged, kept together so one cache line serves a merge.
@@ -85,9 +149,17 @@ struct Part {
     prev: u32,
     /// Rank of merging this part with its successor (`NONE` = not a token).
     rank: u32,
+    /// This part's token.
+    token: u32,
 }
 
-fn queue_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, queue: &mut MergeQueue) {
+fn queue_merge(
+    vocab: &Vocabulary,
+    piece: &[u8],
+    out: &mut Vec<u32>,
+    queue: &mut MergeQueue,
+    pairs: &mut PairCache,
+) {
     let n = piece.len();
     let end = n as u32;
     let mut parts: Vec<Part> = (0..n)
@@ -99,6 +171,7 @@ fn queue_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, queue: &mut
             } else {
                 NONE
             },
+            token: vocab.byte_rank(piece[i]),
         })
         .collect();
     queue.reset();
@@ -107,14 +180,11 @@ fn queue_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, queue: &mut
             queue.push(p.rank, i as u32);
         }
     }
-    // End of the part after `i` (which must have a successor).
-    let end_after = |parts: &[Part], i: usize| -> usize {
+    // Rank of merging part `i` with its successor (which it must have).
+    let pair_at = |parts: &[Part], pairs: &mut PairCache, i: usize| -> u32 {
         let j = parts[i].next as usize;
-        if j >= n {
-            n
-        } else {
-            parts[j].next as usize
-        }
+        let end = (parts[j].next as usize).min(n);
+        pairs.rank(vocab, parts[i].token, parts[j].token, piece, i, end)
     };
     while let Some((r, i)) = queue.pop() {
         let i = i as usize;
@@ -129,11 +199,13 @@ fn queue_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, queue: &mut
             next: end,
             prev: NONE,
             rank: NONE,
+            token: NONE,
         };
         parts[i].next = k;
+        parts[i].token = r;
         if k < end {
             parts[k as usize].prev = i as u32;
-            let r = pair_rank(vocab, piece, i, end_after(&parts, i));
+            let r = pair_at(&parts, pairs, i);
             parts[i].rank = r;
             if r != NONE {
                 queue.push(r, i as u32);
@@ -143,7 +215,7 @@ fn queue_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, queue: &mut
         }
         if part.prev != NONE {
             let p = part.prev as usize;
-            let r = pair_rank(vocab, piece, p, end_after(&parts, p));
+            let r = pair_at(&parts, pairs, p);
             parts[p].rank = r;
             if r != NONE {
                 queue.push(r, p as u32);
@@ -152,8 +224,7 @@ fn queue_merge(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, queue: &mut
     }
     let mut i = 0usize;
     while i < n {
-        let j = (parts[i].next as usize).min(n);
-        out.push(vocab.rank(&piece[i..j]).unwrap_or(NONE));
-        i = j;
+        out.push(parts[i].token);
+        i = parts[i].next as usize;
     }
 }
