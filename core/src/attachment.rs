@@ -4,6 +4,7 @@
 
 mod allocate;
 mod header;
+mod parse;
 mod preview;
 
 pub use allocate::allocate_budget;

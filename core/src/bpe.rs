@@ -11,6 +11,7 @@
 //! tiktoken-rs stays the oracle: the differential tests compare both engines
 //! on the conformance corpus and on generated text.
 
+pub mod memo;
 pub mod merge;
 pub mod pretokenize;
 pub mod queue;
@@ -228,59 +229,41 @@ impl Encoder {
 
     /// Encodes `text` piece by piece, handing each piece's tokens to `sink`.
     ///
-    /// Pieces that need merging are memoised for the length of the call in a
-    /// direct-mapped cache keyed by their bytes (verified against the text, so
-    /// a hit is exact): natural text repeats its words, and a repeated piece
-    /// then costs one hash instead of a merge.
+    /// In texts long enough to repeat themselves, pieces are memoised for the
+    /// length of the call ([`memo`]): a repeated word then costs one probe of a
+    /// small table instead of a rank lookup or a merge.
     fn for_each_piece(&self, text: &str, mut sink: impl FnMut(&[u32])) {
-        const WAYS: usize = 1 << 12;
-        let mut scratch = merge::Scratch::default();
+        /// Below this many bytes a text is counted without the memo (its table would cost more).
+        const MEMO_FROM: usize = 4096;
+        let mut scratch = merge::Scratch::for_text(text.len());
         let mut tokens: Vec<u32> = Vec::new();
-        // (piece start in `text` + 1, piece length, first token in `arena`, token count); 0 = empty.
-        let mut cache: Vec<(u32, u32, u32, u32)> = Vec::new();
-        let mut arena: Vec<u32> = Vec::new();
+        let mut memo = memo::PieceMemo::default();
+        let memoise = text.len() >= MEMO_FROM && text.len() <= u32::MAX as usize;
         let bytes = text.as_bytes();
         let mut at = 0usize;
         for piece in pretokenize::pieces(text, self.pattern) {
             let start = at;
             at += piece.len();
             let pb = piece.as_bytes();
-            if let Some(r) = self.vocab.rank(pb) {
-                sink(&[r]);
-                continue;
-            }
-            let cacheable = pb.len() <= 64 && text.len() <= u32::MAX as usize;
-            if !cacheable {
-                tokens.clear();
-                merge::encode_piece(&self.vocab, pb, &mut tokens, &mut scratch);
-                sink(&tokens);
-                continue;
-            }
-            if cache.is_empty() {
-                cache = vec![(0, 0, 0, 0); WAYS];
-            }
-            let slot = hash(pb) as usize & (WAYS - 1);
-            let (s1, len, first, n) = cache[slot];
-            if s1 != 0 && len as usize == pb.len() {
-                let s0 = s1 as usize - 1;
-                if &bytes[s0..s0 + pb.len()] == pb {
-                    sink(&arena[first as usize..first as usize + n as usize]);
-                    continue;
+            let probe = if memoise && pb.len() <= memo::MAX_PIECE {
+                match memo.get(bytes, start, pb) {
+                    Ok(hit) => {
+                        sink(hit);
+                        continue;
+                    }
+                    Err(probe) => Some(probe),
                 }
-            }
+            } else {
+                None
+            };
             tokens.clear();
-            merge::encode_piece(&self.vocab, pb, &mut tokens, &mut scratch);
-            if arena.len() > 1 << 20 {
-                arena.clear();
-                cache.iter_mut().for_each(|e| *e = (0, 0, 0, 0));
+            match self.vocab.rank(pb) {
+                Some(r) => tokens.push(r),
+                None => merge::encode_piece(&self.vocab, pb, &mut tokens, &mut scratch),
             }
-            cache[slot] = (
-                start as u32 + 1,
-                pb.len() as u32,
-                arena.len() as u32,
-                tokens.len() as u32,
-            );
-            arena.extend_from_slice(&tokens);
+            if let Some(probe) = probe {
+                memo.put(probe, &tokens);
+            }
             sink(&tokens);
         }
     }

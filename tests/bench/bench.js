@@ -110,7 +110,7 @@ async function initMode(name) {
   Object.assign(result, { name, init_ms: ms, tokens });
 }
 
-async function runMode() {
+async function runMode(only) {
   const inputs = corpus.all();
   result.bytes = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, utf8(v)]));
   const vectors = (await (await fetch("/tests/conformance/vectors.jsonl")).text())
@@ -120,7 +120,9 @@ async function runMode() {
     .filter((v) => v.kind === "count_text")
     .map((v) => ({ id: v.id, text: v.text }));
   const loaded = {};
-  for (const name of Object.keys(TOKENIZERS)) {
+  // ctxguard always runs: it is what the others are checked against.
+  const names = Object.keys(TOKENIZERS).filter((n) => !only || n === "ctxguard" || only.includes(n));
+  for (const name of names) {
     result.progress = `loading ${name}`;
     loaded[name] = await TOKENIZERS[name]();
   }
@@ -199,7 +201,7 @@ async function main() {
   const params = new URLSearchParams(location.search);
   try {
     if (params.get("mode") === "init") await initMode(params.get("tok"));
-    else await runMode();
+    else await runMode(params.get("only")?.split(","));
   } catch (e) {
     result.error = String(e && e.stack ? e.stack : e);
   }

@@ -5,7 +5,8 @@
 // the throughput / worst-case page once; prints the table and writes the raw
 // result as JSON to `--out`.
 //
-// Usage: node tests/bench/run.mjs [--out FILE] [--inits N] [--chromedriver PATH] [--chromium PATH]
+// Usage: node tests/bench/run.mjs [--out FILE] [--inits N] [--only NAME,…] [--chromedriver PATH] [--chromium PATH]
+// (--only: run just these tokenizers beside ctxguard, e.g. `--only ctxguard` while tuning it).
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openBrowser, option, root, sleep } from "../support/chromium.mjs";
@@ -14,7 +15,15 @@ import { browserTable } from "./report.mjs";
 const out = option("--out", null);
 const inits = Number(option("--inits", "5"));
 const TIMEOUT_MS = 9 * 60_000;
-const TOKENIZERS = ["ctxguard", "gpt-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
+const ALL = ["ctxguard", "gpt-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
+const only = option("--only", null)?.split(",");
+for (const name of only ?? []) {
+  if (!ALL.includes(name)) {
+    console.error(`browser bench: --only: unknown tokenizer ${JSON.stringify(name)} (known: ${ALL.join(", ")})`);
+    process.exit(2);
+  }
+}
+const TOKENIZERS = ALL.filter((n) => !only || n === "ctxguard" || only.includes(n));
 
 async function main() {
   for (const p of ["pkg/ctxguard_core.js", "pkg/ctxguard_core_bg.wasm", "tests/bench/node_modules/tiktoken/package.json"]) {
@@ -54,7 +63,7 @@ async function main() {
         console.log(`init ${name} (fresh page ${run + 1}/${inits}): ${r.init_ms.toFixed(1)} ms`);
       }
     }
-    await browser.goto(`${page}?mode=run`);
+    await browser.goto(`${page}?mode=run${only ? `&only=${encodeURIComponent(only.join(","))}` : ""}`);
     const r = await poll((p) => console.log(`  ${p}…`));
     if (r.error) throw new Error(`bench page: ${r.error}`);
     Object.assign(report, r);

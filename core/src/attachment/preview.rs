@@ -5,31 +5,18 @@
 
 use super::allocate::allocate_budget;
 use super::header::is_text_readable_mime;
+use super::parse;
 use crate::message::{Content, ContentPart, Message};
 use crate::tokens::TokenCounter;
 use crate::tool_output::{truncate_body, truncate_encoded, TruncationPolicy};
 use crate::traces::{ProtectionTrace, TraceBuilder};
-use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::sync::LazyLock;
 
 /// Upper bound of the per-block budget.
 pub const DEFAULT_LIMIT_CAP: i64 = 15_000;
 const OPEN: &str = "<attachment>";
 const CLOSE: &str = "</attachment>";
-
-static SEGMENT_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\[(?:Image )?Attachment: [^\n]*? \| ID: (\d+) \|")
-        .expect("static pattern is valid")
-});
-static HEADER_TYPE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\| Type: ([^|\]]+)").expect("static pattern is valid"));
-static HEADER_PATH: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"File Path[^:]*: ([^\]]+)").expect("static pattern is valid"));
-static HEADER_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\[(?:Image )?Attachment: (.*?) \| ID: ").expect("static pattern is valid")
-});
 
 /// The default per-block budget for a model: min(window ÷ 2, 15000).
 pub fn default_limit(context_window: i64) -> i64 {
@@ -187,10 +174,7 @@ fn preview_block(
     index: usize,
     tally: &mut Tally,
 ) -> String {
-    let matches: Vec<(usize, &str)> = SEGMENT_HEADER
-        .captures_iter(body)
-        .filter_map(|c| Some((c.get(0)?.start(), c.get(1)?.as_str())))
-        .collect();
+    let matches = parse::segment_headers(body);
     if matches.is_empty() {
         return preview_headerless(body, limit, counter, index, tally);
     }
@@ -319,27 +303,21 @@ fn annotate(header: &str, chars: usize, tokens: i64, truncated: bool) -> String 
 }
 
 fn header_mime(header: &str) -> Option<String> {
-    HEADER_TYPE
-        .captures(header)
-        .and_then(|c| c.get(1))
-        .map(|m| m.as_str().trim().to_string())
+    parse::header_type(header).map(|m| m.trim().to_string())
 }
 
 fn header_name(header: &str) -> String {
-    HEADER_NAME
-        .captures(header)
-        .and_then(|c| c.get(1))
-        .map_or_else(String::new, |m| m.as_str().to_string())
+    parse::header_name(header).map_or_else(String::new, str::to_string)
 }
 
 /// Where the rest of a cut body is: the sandbox file for text types with a path, else `read_attachment`.
 fn full_content_hint(header: &str, id: &str) -> String {
     let readable = header_mime(header).is_some_and(|m| is_text_readable_mime(&m));
     if readable {
-        if let Some(path) = HEADER_PATH.captures(header).and_then(|c| c.get(1)) {
+        if let Some(path) = parse::header_path(header) {
             return format!(
                 "\n[Preview truncated. Full file in the sandbox at {} \u{2014} read or grep/search it with your file tools to get the rest.]",
-                path.as_str().trim()
+                path.trim()
             );
         }
     }

@@ -19,6 +19,24 @@ pub struct Scratch {
     pairs: PairCache,
 }
 
+impl Scratch {
+    /// Buffers for encoding a text of `len` bytes: the pair memo grows with the
+    /// text (a megabyte has many distinct pairs; a short text should not pay for a big table).
+    pub fn for_text(len: usize) -> Self {
+        let bits = (len / 16)
+            .next_power_of_two()
+            .trailing_zeros()
+            .clamp(10, 16);
+        Scratch {
+            pairs: PairCache {
+                slots: Vec::new(),
+                bits,
+            },
+            ..Scratch::default()
+        }
+    }
+}
+
 /// Appends the tokens of `piece` (not itself a token) to `out`.
 pub fn encode_piece(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, scratch: &mut Scratch) {
     if piece.len() <= SCAN_LIMIT {
@@ -36,9 +54,9 @@ pub fn encode_piece(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, scratc
 struct PairCache {
     /// `((left + 1) << 32 | right, rank of the concatenation or NONE)`; key 0 = empty.
     slots: Vec<(u64, u32)>,
+    /// log2 of the number of slots (0 = the default, 2^10).
+    bits: u32,
 }
-
-const PAIR_BITS: u32 = 12;
 
 impl PairCache {
     /// The rank of `left` followed by `right`, whose bytes are `piece[start..end]`.
@@ -53,10 +71,11 @@ impl PairCache {
         end: usize,
     ) -> u32 {
         if self.slots.is_empty() {
-            self.slots = vec![(0, NONE); 1 << PAIR_BITS];
+            self.bits = self.bits.clamp(10, 16);
+            self.slots = vec![(0, NONE); 1 << self.bits];
         }
         let key = ((u64::from(left) + 1) << 32) | u64::from(right);
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - PAIR_BITS)) as usize;
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
         let (k, r) = self.slots[slot];
         if k == key {
             return r;
