@@ -29,14 +29,14 @@ fn main() {
             "{name} lacks a single-byte token; the engine assumes every byte is one"
         );
     }
-    for (name, tokens) in [
-        ("o200k_base", &o200k[..]),
-        ("cl100k_base", &cl100k[..]),
-        ("r50k_base", &r50k[..]),
-        ("p50k_extra", &p50k[r50k.len()..]),
+    for (name, table) in [
+        ("o200k_base.vocab", encode_table(&o200k)),
+        // Most of cl100k is in o200k, and most of r50k in cl100k: ship references.
+        ("cl100k_base.derived", derived_table(&cl100k, &o200k)),
+        ("r50k_base.derived", derived_table(&r50k, &cl100k)),
+        ("p50k_extra.vocab", encode_table(&p50k[r50k.len()..])),
     ] {
-        fs::write(out.join(format!("{name}.vocab")), encode_table(tokens))
-            .expect("OUT_DIR is writable");
+        fs::write(out.join(name), table).expect("OUT_DIR is writable");
     }
     let source = unicode_table();
     fs::write(out.join("unicode_classes.rs"), source).expect("OUT_DIR is writable");
@@ -77,6 +77,52 @@ fn encode_table(tokens: &[Vec<u8>]) -> Vec<u8> {
     }
     for token in tokens {
         table.extend_from_slice(token);
+    }
+    table
+}
+
+/// A vocabulary as references into a base one: `u32 count`, `u32` byte length of
+/// the references, then per rank a LEB128 varint (0 = a literal token; else
+/// 1 + zigzag of the base rank's difference from the previous reference),
+/// then `u32` literal count, one length byte per literal, and the literals' bytes.
+fn derived_table(tokens: &[Vec<u8>], base: &[Vec<u8>]) -> Vec<u8> {
+    let index: std::collections::HashMap<&[u8], u32> = base
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.is_empty())
+        .map(|(r, t)| (&t[..], r as u32))
+        .collect();
+    let mut refs = Vec::new();
+    let mut literals: Vec<&[u8]> = Vec::new();
+    let mut prev = 0i64;
+    for token in tokens {
+        match index.get(&token[..]).filter(|_| !token.is_empty()) {
+            Some(&r) => {
+                let delta = i64::from(r) - prev;
+                prev = i64::from(r);
+                let mut z = ((delta << 1) ^ (delta >> 63)) as u64 + 1;
+                while z >= 0x80 {
+                    refs.push((z as u8 & 0x7f) | 0x80);
+                    z >>= 7;
+                }
+                refs.push(z as u8);
+            }
+            None => {
+                refs.push(0);
+                literals.push(token);
+            }
+        }
+    }
+    let mut table = (tokens.len() as u32).to_le_bytes().to_vec();
+    table.extend_from_slice(&(refs.len() as u32).to_le_bytes());
+    table.extend_from_slice(&refs);
+    table.extend_from_slice(&(literals.len() as u32).to_le_bytes());
+    for lit in &literals {
+        assert!(lit.len() < 256, "literal token of {} bytes", lit.len());
+        table.push(lit.len() as u8);
+    }
+    for lit in &literals {
+        table.extend_from_slice(lit);
     }
     table
 }

@@ -2,11 +2,14 @@
 //! parsing and linear-time behaviour on adversarial input.
 //!
 //! - The vocabularies are generated at build time from tiktoken-rs's data
-//!   (`build.rs`) as one length byte per rank plus the token bytes in rank
-//!   order, embedded with `include_bytes!`; start-up only fills an
+//!   (`build.rs`): o200k as one length byte per rank plus the token bytes in
+//!   rank order, cl100k and r50k as references into o200k and cl100k
+//!   ([`tables`]), embedded with `include_bytes!`; start-up only fills an
 //!   open-addressing table of ranks (O(vocabulary)).
 //! - Pre-tokenization is hand-written ([`pretokenize`]) instead of a regex.
-//! - Merging follows tiktoken's rule, with a heap for long pieces ([`merge`]).
+//! - Merging follows tiktoken's rule: a scan for short pieces, a radix heap
+//!   for long ones ([`merge`], [`queue`]), with per-call memos of pieces
+//!   ([`memo`]) and of pairs.
 //!
 //! tiktoken-rs stays the oracle: the differential tests compare both engines
 //! on the conformance corpus and on generated text.
@@ -15,11 +18,13 @@ pub mod memo;
 pub mod merge;
 pub mod pretokenize;
 pub mod queue;
+pub mod tables;
 pub mod unicode;
 
 use pretokenize::Pattern;
 use std::borrow::Cow;
 use std::sync::LazyLock;
+use tables::Tokens;
 
 /// One vocabulary: token bytes by rank, and a rank lookup by bytes.
 pub struct Vocabulary {
@@ -74,27 +79,18 @@ fn tag(h: u64) -> u32 {
 }
 
 impl Vocabulary {
-    /// Builds the lookup over tables produced by `build.rs` (a base and the ranks an
-    /// extension appends to it). O(number of tokens).
-    fn from_tables(tables: &[&'static [u8]]) -> Self {
-        let mut offsets = Vec::new();
+    /// Builds the lookup over a vocabulary's tokens (see [`tables`]). O(number of tokens).
+    fn from_tokens(tokens: Tokens) -> Self {
+        let mut offsets = Vec::with_capacity(tokens.lens.len() + 1);
         let mut at = 0u32;
         let mut max_token_len = 0;
-        let mut parts: Vec<&'static [u8]> = Vec::new();
-        for table in tables {
-            let count = u32::from_le_bytes([table[0], table[1], table[2], table[3]]) as usize;
-            for &len in &table[4..4 + count] {
-                offsets.push(at);
-                at += u32::from(len);
-                max_token_len = max_token_len.max(len as usize);
-            }
-            parts.push(&table[4 + count..]);
+        for &len in tokens.lens.iter() {
+            offsets.push(at);
+            at += u32::from(len);
+            max_token_len = max_token_len.max(len as usize);
         }
         offsets.push(at);
-        let data: Cow<'static, [u8]> = match parts.as_slice() {
-            [one] => Cow::Borrowed(one),
-            many => Cow::Owned(many.concat()),
-        };
+        let data = tokens.data;
         let count = offsets.len() - 1;
         assert!(
             count < RANK_MASK as usize,
@@ -201,9 +197,9 @@ pub struct Encoder {
 }
 
 impl Encoder {
-    fn new(tables: &[&'static [u8]], pattern: Pattern) -> Self {
+    fn new(tokens: Tokens, pattern: Pattern) -> Self {
         Encoder {
-            vocab: Vocabulary::from_tables(tables),
+            vocab: Vocabulary::from_tokens(tokens),
             pattern,
         }
     }
@@ -284,18 +280,25 @@ macro_rules! table {
     };
 }
 
+static O200K_TABLE: &[u8] = table!("o200k_base.vocab");
+static CL100K_TABLE: &[u8] = table!("cl100k_base.derived");
+static R50K_TABLE: &[u8] = table!("r50k_base.derived");
+static P50K_EXTRA: &[u8] = table!("p50k_extra.vocab");
+
+fn cl100k_tokens() -> Tokens {
+    Tokens::derived(CL100K_TABLE, &Tokens::plain(O200K_TABLE))
+}
+
+fn r50k_tokens() -> Tokens {
+    Tokens::derived(R50K_TABLE, &cl100k_tokens())
+}
+
 static O200K: LazyLock<Encoder> =
-    LazyLock::new(|| Encoder::new(&[table!("o200k_base.vocab")], Pattern::O200k));
-static CL100K: LazyLock<Encoder> =
-    LazyLock::new(|| Encoder::new(&[table!("cl100k_base.vocab")], Pattern::Cl100k));
-static R50K: LazyLock<Encoder> =
-    LazyLock::new(|| Encoder::new(&[table!("r50k_base.vocab")], Pattern::Gpt2));
-static P50K: LazyLock<Encoder> = LazyLock::new(|| {
-    Encoder::new(
-        &[table!("r50k_base.vocab"), table!("p50k_extra.vocab")],
-        Pattern::Gpt2,
-    )
-});
+    LazyLock::new(|| Encoder::new(Tokens::plain(O200K_TABLE), Pattern::O200k));
+static CL100K: LazyLock<Encoder> = LazyLock::new(|| Encoder::new(cl100k_tokens(), Pattern::Cl100k));
+static R50K: LazyLock<Encoder> = LazyLock::new(|| Encoder::new(r50k_tokens(), Pattern::Gpt2));
+static P50K: LazyLock<Encoder> =
+    LazyLock::new(|| Encoder::new(r50k_tokens().then(Tokens::plain(P50K_EXTRA)), Pattern::Gpt2));
 
 /// The shared o200k_base encoder, built on first use.
 pub fn o200k_base() -> &'static Encoder {

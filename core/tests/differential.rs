@@ -145,6 +145,38 @@ fn edge_cases_encode_identically() {
 }
 
 #[test]
+fn every_token_has_the_oracles_bytes() {
+    // The embedded tables (plain, derived from another vocabulary, extended) hold tiktoken's tokens.
+    for (name, ours, oracle) in engines() {
+        let specials: Vec<Vec<u8>> = oracle
+            .special_tokens()
+            .iter()
+            .map(|s| s.as_bytes().to_vec())
+            .collect();
+        let vocab = ours.vocabulary();
+        for rank in 0..vocab.len() as u32 {
+            let theirs = oracle
+                .decode_bytes(&[rank])
+                .ok()
+                .filter(|b| !specials.contains(b));
+            let mine = vocab.token_bytes(rank);
+            assert_eq!(
+                theirs.as_deref().unwrap_or_default(),
+                mine,
+                "{name}: rank {rank}"
+            );
+            if !mine.is_empty() {
+                assert_eq!(
+                    vocab.rank(mine),
+                    Some(rank),
+                    "{name}: lookup of rank {rank}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn long_runs_without_whitespace_encode_identically() {
     let mut seed = 7u64;
     let mut rand = || {
