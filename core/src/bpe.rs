@@ -61,9 +61,12 @@ fn hash(bytes: &[u8]) -> u64 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut buf = [0u8; 8];
-        buf[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(buf)).wrapping_mul(K);
+        // Little-endian, zero-padded; a byte loop rather than a copy (no memcpy call).
+        let w = rest
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (i, &b)| w | u64::from(b) << (8 * i));
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
     }
     h ^ (h >> 29)
 }
