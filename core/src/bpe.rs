@@ -71,6 +71,24 @@ fn hash(bytes: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// Byte equality of short slices, eight bytes at a time: inline, where slice
+/// equality calls `memcmp` (a byte loop in wasm, a call natively).
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (p, q) in (&mut x).zip(&mut y) {
+        let p = u64::from_le_bytes([p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]);
+        let q = u64::from_le_bytes([q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]]);
+        if p != q {
+            return false;
+        }
+    }
+    x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
+}
+
 /// Bits of a table slot that hold `rank + 1` (every vocabulary has fewer than 2^18 ranks).
 const RANK_BITS: u32 = 18;
 const RANK_MASK: u32 = (1 << RANK_BITS) - 1;
@@ -183,7 +201,7 @@ impl Vocabulary {
             }
             if slot & !RANK_MASK == want {
                 let rank = (slot & RANK_MASK) - 1;
-                if self.token_bytes(rank) == bytes {
+                if same_bytes(self.token_bytes(rank), bytes) {
                     return Some(rank);
                 }
             }

@@ -75,7 +75,8 @@ impl PieceMemo {
                 s.key == key
             } else {
                 let s0 = s.key[0] as usize;
-                text.get(s0..s0 + piece.len()) == Some(piece)
+                text.get(s0..s0 + piece.len())
+                    .is_some_and(|t| super::same_bytes(t, piece))
             };
         if hit {
             return Ok(if s.count == 1 {
