@@ -200,7 +200,8 @@ async function ledgerSnapshot(text) {
 async function main() {
   const params = new URLSearchParams(location.search);
   try {
-    if (params.get("mode") === "init") await initMode(params.get("tok"));
+    if (params.get("mode") === "warmup") result.warmup = true;
+    else if (params.get("mode") === "init") await initMode(params.get("tok"));
     else await runMode(params.get("only")?.split(","));
   } catch (e) {
     result.error = String(e && e.stack ? e.stack : e);
