@@ -23,10 +23,8 @@ impl Scratch {
     /// Buffers for encoding a text of `len` bytes: the pair memo grows with the
     /// text (a megabyte has many distinct pairs; a short text should not pay for a big table).
     pub fn for_text(len: usize) -> Self {
-        let bits = (len / 16)
-            .next_power_of_two()
-            .trailing_zeros()
-            .clamp(10, 16);
+        // One slot per 16 bytes of text, within the bounds `PairCache::rank` applies.
+        let bits = (len / 16).next_power_of_two().trailing_zeros();
         Scratch {
             pairs: PairCache {
                 slots: Vec::new(),
@@ -54,7 +52,7 @@ pub fn encode_piece(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, scratc
 struct PairCache {
     /// `((left + 1) << 32 | right, rank of the concatenation or NONE)`; key 0 = empty.
     slots: Vec<(u64, u32)>,
-    /// log2 of the number of slots (0 = the default, 2^10).
+    /// log2 of the number of slots wanted; the table is made with 2^10 to 2^16.
     bits: u32,
 }
 
@@ -124,27 +122,22 @@ fn scan_merge(
         token: NONE,
         rank: NONE,
     });
+    // Rank of merging part `j` with the next (none for the last part).
+    let pair_at = |parts: &[ScanPart], pairs: &mut PairCache, j: usize| {
+        if j + 2 < parts.len() {
+            let (a, b) = (parts[j], parts[j + 1]);
+            let end = parts[j + 2].start as usize;
+            pairs.rank(vocab, a.token, b.token, piece, a.start as usize, end)
+        } else {
+            NONE
+        }
+    };
     while min.0 != NONE {
         let i = min.1;
         // Part i absorbs part i + 1 and becomes token `min.0`.
         parts[i].token = min.0;
         parts.remove(i + 1);
         // Ranks of the two pairs that now include part i.
-        let pair_at = |parts: &[ScanPart], pairs: &mut PairCache, j: usize| {
-            if j + 2 < parts.len() {
-                let (a, b) = (parts[j], parts[j + 1]);
-                pairs.rank(
-                    vocab,
-                    a.token,
-                    b.token,
-                    piece,
-                    a.start as usize,
-                    parts[j + 2].start as usize,
-                )
-            } else {
-                NONE
-            }
-        };
         if i > 0 {
             parts[i - 1].rank = pair_at(parts, pairs, i - 1);
         }
