@@ -395,26 +395,7 @@ pub(crate) fn source_raw(message: &Message) -> ToolOutputInput {
     ToolOutputInput::Raw(raw)
 }
 
-/// Whether a message is a system prompt (`role: system` or LangChain `type: system`).
-pub(crate) fn is_system(m: &Message) -> bool {
-    m.role == "system" || (m.role.is_empty() && kind(m) == Some("system"))
-}
-
-/// Whether a message is a user turn (`role: user` or LangChain `type: human`).
-pub(crate) fn is_user(m: &Message) -> bool {
-    m.role == "user" || (m.role.is_empty() && kind(m) == Some("human"))
-}
-
-/// Whether a message is an assistant turn (`role: assistant` or LangChain `type: ai`).
-pub(crate) fn is_assistant(m: &Message) -> bool {
-    m.role == "assistant" || (m.role.is_empty() && kind(m) == Some("ai"))
-}
-
 /// Whether a message is a summary (by its marker only).
 pub fn is_summary(m: &Message) -> bool {
     m.has_flag(SUMMARY_FLAG)
-}
-
-fn kind(m: &Message) -> Option<&str> {
-    m.extra.get("type").and_then(Value::as_str)
 }

@@ -3,8 +3,9 @@
 //! recounts the whole history every time. It also attributes used tokens to
 //! their sources (system, user, assistant, tool outputs, attachments).
 
+use crate::attachment::find_blocks;
 use crate::budget::ContextLimits;
-use crate::message::{Content, ContentPart, Message};
+use crate::message::{Content, ContentPart, Message, Role};
 use crate::metrics::{ContextMetricsSnapshot, UsageBreakdown};
 use crate::tokens::{TokenCounter, TOKENS_PER_REPLY};
 
@@ -41,11 +42,11 @@ pub fn count_with_breakdown(counter: &TokenCounter, message: &Message) -> Messag
     let mut parts = UsageBreakdown::default();
     let own = (text_tokens - attachment_tokens) as i64;
     let tool_calls = counter.count_tool_calls(message) as i64;
-    match message.role.as_str() {
-        "system" => parts.system = own,
-        "assistant" => parts.assistant = own + tool_calls,
-        _ if message.is_tool() => parts.tool_outputs = own,
-        _ => parts.user = own,
+    match message.role_kind() {
+        Some(Role::System) => parts.system = own,
+        Some(Role::Assistant) => parts.assistant = own + tool_calls,
+        Some(Role::Tool) => parts.tool_outputs = own,
+        Some(Role::User) | None => parts.user = own,
     }
     parts.attachments = attachment_tokens as i64;
     let attributed =
@@ -55,17 +56,9 @@ pub fn count_with_breakdown(counter: &TokenCounter, message: &Message) -> Messag
 }
 
 fn attachment_block_tokens(counter: &TokenCounter, text: &str) -> usize {
-    let mut tokens = 0;
-    let mut rest = text;
-    while let Some(start) = rest.find("<attachment>") {
-        let Some(len) = rest[start..].find("</attachment>") else {
-            break;
-        };
-        let end = start + len + "</attachment>".len();
-        tokens += counter.count_text(&rest[start..end]);
-        rest = &rest[end..];
-    }
-    tokens
+    find_blocks(text)
+        .map(|block| counter.count_text(&text[block.outer]))
+        .sum()
 }
 
 /// A running count of a growing history.

@@ -65,9 +65,35 @@ impl Message {
             .insert(key.to_string(), value);
     }
 
-    /// Whether this is a tool result (`role: tool` or LangChain's `type: tool`).
+    /// Who speaks: the `role` field, or LangChain's `type` when there is no role
+    /// (`human` is a user, `ai` an assistant); `None` for anything else.
+    pub fn role_kind(&self) -> Option<Role> {
+        let name = if self.role.is_empty() {
+            self.extra.get("type").and_then(Value::as_str)?
+        } else {
+            self.role.as_str()
+        };
+        Role::from_name(name)
+    }
+
+    /// Whether this is a system prompt (`role: system`, or LangChain's `type: system`).
+    pub fn is_system(&self) -> bool {
+        self.role_kind() == Some(Role::System)
+    }
+
+    /// Whether this is a user turn (`role: user`, or LangChain's `type: human`).
+    pub fn is_user(&self) -> bool {
+        self.role_kind() == Some(Role::User)
+    }
+
+    /// Whether this is an assistant turn (`role: assistant`, or LangChain's `type: ai`).
+    pub fn is_assistant(&self) -> bool {
+        self.role_kind() == Some(Role::Assistant)
+    }
+
+    /// Whether this is a tool result (`role: tool`, or LangChain's `type: tool`).
     pub fn is_tool(&self) -> bool {
-        self.role == "tool" || self.extra.get("type").and_then(Value::as_str) == Some("tool")
+        self.role_kind() == Some(Role::Tool)
     }
 
     /// Text of the content for rendering: a string as is, a part list as its text parts joined.
@@ -88,6 +114,42 @@ impl Message {
                 Value::Null => String::new(),
                 other => other.to_string(),
             },
+        }
+    }
+}
+
+/// Who speaks in a message, whichever of the OpenAI and LangChain names the payload uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// `system`.
+    System,
+    /// `user`, LangChain `human`.
+    User,
+    /// `assistant`, LangChain `ai`.
+    Assistant,
+    /// `tool`.
+    Tool,
+}
+
+impl Role {
+    /// The role of an OpenAI role name or a LangChain message type.
+    pub fn from_name(name: &str) -> Option<Role> {
+        match name {
+            "system" => Some(Role::System),
+            "user" | "human" => Some(Role::User),
+            "assistant" | "ai" => Some(Role::Assistant),
+            "tool" => Some(Role::Tool),
+            _ => None,
+        }
+    }
+
+    /// The OpenAI role name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
         }
     }
 }
@@ -317,6 +379,23 @@ mod tests {
         let msg: Message = serde_json::from_value(raw.clone()).expect("valid message");
         assert!(msg.has_flag("compacted"));
         assert_eq!(serde_json::to_value(&msg).expect("serialises"), raw);
+    }
+
+    #[test]
+    fn roles_read_the_role_then_the_langchain_type() {
+        let ai: Message =
+            serde_json::from_value(json!({"type": "ai", "content": "x"})).expect("message");
+        assert!(ai.is_assistant());
+        let human: Message =
+            serde_json::from_value(json!({"role": "human", "content": "x"})).expect("message");
+        assert!(human.is_user());
+        let typed_tool: Message =
+            serde_json::from_value(json!({"type": "tool", "content": "x"})).expect("message");
+        assert!(typed_tool.is_tool());
+        let user_typed_ai: Message =
+            serde_json::from_value(json!({"role": "user", "type": "ai"})).expect("message");
+        assert!(user_typed_ai.is_user(), "an explicit role wins");
+        assert_eq!(Message::new("critic", "x").role_kind(), None);
     }
 
     #[test]

@@ -4,31 +4,10 @@
 
 use crate::budget::ContextLimits;
 use crate::message::{Message, ToolCall};
+use crate::protocol::Phase;
 use crate::tokens::TokenCounter;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-/// Phase names of status updates, as on the wire.
-pub mod phase {
-    /// Messages were assembled for a new turn.
-    pub const BUILD_MESSAGES: &str = "build_messages";
-    /// A tool finished and its output joined the history.
-    pub const AFTER_TOOL_END: &str = "after_tool_end";
-    /// A compaction replaced the history.
-    pub const AFTER_COMPACTION: &str = "after_compaction";
-    /// A summary compaction is in progress (carries `context_compaction`).
-    pub const SUMMARY_COMPACT: &str = "summary_compact";
-    /// The turn ended.
-    pub const FINAL: &str = "final";
-    /// Every phase, in lifecycle order.
-    pub const ALL: [&str; 5] = [
-        BUILD_MESSAGES,
-        AFTER_TOOL_END,
-        AFTER_COMPACTION,
-        SUMMARY_COMPACT,
-        FINAL,
-    ];
-}
 
 /// Width of the remaining-percent buckets that throttle updates.
 pub const STATUS_UPDATE_STEP_PERCENT: i64 = 5;
@@ -204,11 +183,8 @@ impl From<&ContextMetricsSnapshot> for EmitState {
 
 /// Whether a status update is sent: always at turn boundaries and compactions,
 /// on a trigger crossing, or when remaining falls into a lower 5% bucket.
-pub fn should_emit(previous: Option<EmitState>, current: EmitState, phase: &str) -> bool {
-    if matches!(
-        phase,
-        phase::BUILD_MESSAGES | phase::FINAL | phase::AFTER_COMPACTION
-    ) {
+pub fn should_emit(previous: Option<EmitState>, current: EmitState, phase: Phase) -> bool {
+    if phase.always_emits() {
         return true;
     }
     let Some(prev) = previous else {
@@ -241,24 +217,24 @@ mod tests {
         assert!(!should_emit(
             Some(st(44, false)),
             st(40, false),
-            phase::AFTER_TOOL_END
+            Phase::AfterToolEnd
         ));
         assert!(should_emit(
             Some(st(40, false)),
             st(39, false),
-            phase::AFTER_TOOL_END
+            Phase::AfterToolEnd
         ));
         assert!(should_emit(
             Some(st(40, false)),
             st(90, true),
-            phase::AFTER_TOOL_END
+            Phase::AfterToolEnd
         ));
         assert!(should_emit(
             Some(st(40, false)),
             st(90, false),
-            phase::FINAL
+            Phase::Final
         ));
-        assert!(should_emit(None, st(90, false), phase::SUMMARY_COMPACT));
+        assert!(should_emit(None, st(90, false), Phase::SummaryCompact));
     }
 
     #[test]

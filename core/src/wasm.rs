@@ -21,8 +21,8 @@ use crate::attachment::{
 use crate::budget::{context_limits, ModelConfig};
 use crate::ledger::Ledger;
 use crate::message::Message;
-use crate::metrics::{phase, should_emit, snapshot, EmitState, ProviderBaseline};
-use crate::protocol::StatusEvent;
+use crate::metrics::{should_emit, snapshot, EmitState, ProviderBaseline};
+use crate::protocol::{Phase, StatusEvent};
 use crate::read_attachment::{read_page, Document};
 use crate::tokens::TokenCounter;
 use crate::tool_output::{render, RawToolOutput, ToolOutputInput, TruncationPolicy};
@@ -722,17 +722,18 @@ pub fn should_emit_status_update(
         Some(emit_state_arg(&previous, "previous")?)
     };
     let current = emit_state_arg(&current, "current")?;
-    let phase = string_arg(&phase, "phase")?;
-    if !phase::ALL.contains(&phase.as_str()) {
+    let name = string_arg(&phase, "phase")?;
+    let Some(phase) = Phase::from_name(&name) else {
+        let known: Vec<&str> = Phase::ALL.iter().map(|p| p.as_str()).collect();
         return Err(fail(
             "phase",
             format!(
-                "unknown phase {phase:?} (expected one of {})",
-                phase::ALL.join(", ")
+                "unknown phase {name:?} (expected one of {})",
+                known.join(", ")
             ),
         ));
-    }
-    Ok(should_emit(previous, current, &phase))
+    };
+    Ok(should_emit(previous, current, phase))
 }
 
 /// Parses and validates the JSON text of one `response.status.updated` SSE `data:` field.

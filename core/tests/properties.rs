@@ -3,7 +3,6 @@
 use ctxguard_core::attachment::{allocate_budget, preview_messages};
 use ctxguard_core::budget::{context_limits, ModelConfig};
 use ctxguard_core::conformance::evaluate;
-use ctxguard_core::encoding::ReferenceEncodingCache;
 use ctxguard_core::protocol::StatusEvent;
 use ctxguard_core::tokens::TokenCounter;
 use ctxguard_core::tool_output::{
@@ -86,14 +85,15 @@ proptest! {
     }
 
     #[test]
-    fn no_input_panics(json in "\\PC{0,200}", kind in prop::sample::select(ctxguard_core::conformance::KINDS)) {
+    fn no_input_panics(json in "\\PC{0,200}", kind in prop::sample::select(ctxguard_core::conformance::kinds().collect::<Vec<_>>())) {
         // Arbitrary text as a status event, and arbitrary fields for every case kind.
         let _ = StatusEvent::parse(&json);
         let value: serde_json::Value = serde_json::from_str(&json).unwrap_or(serde_json::Value::String(json.clone()));
         let case = serde_json::json!({"kind": kind, "model": "gpt-4o", "text": value, "messages": value, "raw": value,
             "policy": value, "sizes": value, "budget": value, "doc": value, "args": value, "mime": value,
-            "previous": value, "current": value, "phase": value, "limit": value, "expected": {}});
-        let _ = evaluate(&case, &mut ReferenceEncodingCache::new());
+            "previous": value, "current": value, "phase": value, "limit": value, "attachments": value,
+            "inject_max_chars": value, "inline_attachment_content": value, "expected": {}});
+        let _ = evaluate(&case);
     }
 }
 

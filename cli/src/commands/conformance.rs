@@ -9,8 +9,8 @@ use std::process::ExitCode;
 pub fn run(file: &Path) -> Result<ExitCode> {
     let text = read_text(file)?;
     let summary = run_jsonl(&text);
-    for (id, reason) in &summary.failures {
-        println!("FAIL {id}: {reason}");
+    for (id, error) in &summary.failures {
+        println!("FAIL {id}: {error}");
     }
     println!(
         "{} passed, {} failed",

@@ -39,8 +39,8 @@ use ctxguard_core::guard::{
 };
 use ctxguard_core::ledger::Ledger;
 use ctxguard_core::message::FunctionCall;
-use ctxguard_core::metrics::{phase, should_emit, EmitState};
-use ctxguard_core::protocol::{CompactionStatus, StatusEvent};
+use ctxguard_core::metrics::{should_emit, EmitState};
+use ctxguard_core::protocol::{CompactionStatus, Phase, StatusEvent};
 use ctxguard_core::tokens::{TokenCounter, TOKENS_PER_REPLY};
 use ctxguard_core::tool_output::TruncationPolicy;
 use ctxguard_core::{Message, ToolCall};
@@ -419,7 +419,7 @@ impl Demo {
                 let message = self.user_message();
                 self.push(message);
                 self.tools_left = 1 + (self.next_u64() % 3) as u32;
-                self.model_call(at, phase::BUILD_MESSAGES, Step::ToolRun, THINK, out);
+                self.model_call(at, Phase::BuildMessages, Step::ToolRun, THINK, out);
             }
             Step::ToolRun => {
                 let (call, result) = self.tool_exchange();
@@ -431,12 +431,12 @@ impl Demo {
                 } else {
                     (Step::Reply, REPLY)
                 };
-                self.model_call(at, phase::AFTER_TOOL_END, next, delay, out);
+                self.model_call(at, Phase::AfterToolEnd, next, delay, out);
             }
             Step::Reply => {
                 let reply = Message::new("assistant", self.words_between(40, 80));
                 self.push(reply);
-                self.emit(phase::FINAL, out);
+                self.emit(Phase::Final, out);
                 self.step = Step::UserTurn;
                 self.due = at + self.scaled(BETWEEN_TURNS);
             }
@@ -449,7 +449,7 @@ impl Demo {
     fn model_call(
         &mut self,
         at: Duration,
-        phase: &str,
+        phase: Phase,
         next: Step,
         delay: Duration,
         out: &mut Vec<StatusEvent>,
@@ -562,7 +562,7 @@ impl Demo {
                 // The guard gave up without a result (the demo carries no bypassed payloads).
                 self.notes.push(format!("guard: {e}"));
                 self.legacy_trim();
-                self.emit(phase::AFTER_COMPACTION, out);
+                self.emit(Phase::AfterCompaction, out);
             }
         }
         self.due = at + self.scaled(THINK);
@@ -611,7 +611,7 @@ impl Demo {
             );
             self.legacy_trim();
         }
-        self.emit(phase::AFTER_COMPACTION, out);
+        self.emit(Phase::AfterCompaction, out);
     }
 
     /// A guard event as a status event, with the ledger's breakdown when the
@@ -627,7 +627,7 @@ impl Demo {
         status
     }
 
-    fn emit(&mut self, phase: &str, out: &mut Vec<StatusEvent>) {
+    fn emit(&mut self, phase: Phase, out: &mut Vec<StatusEvent>) {
         let snapshot = self.ledger.snapshot(&self.limits);
         let state = EmitState::from(&snapshot);
         if should_emit(self.last_emitted, state, phase) {
@@ -678,7 +678,7 @@ impl Demo {
                 self.history
                     .iter()
                     .enumerate()
-                    .filter(|(i, m)| m.role == "system" || Some(*i) == current)
+                    .filter(|(i, m)| m.is_system() || Some(*i) == current)
                     .map(|(_, m)| m.clone())
                     .collect()
             }
@@ -1023,15 +1023,15 @@ mod tests {
             assert_eq!(sum, e.context_metrics.used_input_tokens);
             assert_eq!(
                 e.context_compaction.is_some(),
-                e.phase == phase::SUMMARY_COMPACT
+                e.phase == Phase::SummaryCompact
             );
         }
-        let count = |p: &str| events.iter().filter(|(_, e)| e.phase == p).count();
-        let turns = count(phase::BUILD_MESSAGES);
+        let count = |p: Phase| events.iter().filter(|(_, e)| e.phase == p).count();
+        let turns = count(Phase::BuildMessages);
         assert!(turns > 20);
-        assert!(count(phase::FINAL) >= turns - 1);
-        assert!(count(phase::AFTER_TOOL_END) > 0);
-        assert!(count(phase::AFTER_COMPACTION) >= 3);
+        assert!(count(Phase::Final) >= turns - 1);
+        assert!(count(Phase::AfterToolEnd) > 0);
+        assert!(count(Phase::AfterCompaction) >= 3);
         assert!(events.iter().any(|(_, e)| e
             .context_metrics
             .breakdown
@@ -1044,9 +1044,9 @@ mod tests {
         let mut prev: Option<EmitState> = None;
         for (_, e) in &events {
             let cur = EmitState::from(&e.context_metrics);
-            if e.phase == phase::AFTER_TOOL_END {
+            if e.phase == Phase::AfterToolEnd {
                 assert!(
-                    should_emit(prev, cur, phase::AFTER_TOOL_END),
+                    should_emit(prev, cur, Phase::AfterToolEnd),
                     "{e:?} after {prev:?}"
                 );
             }
@@ -1093,7 +1093,7 @@ mod tests {
                 .is_some_and(|s| s.starts_with("cg-summary-")));
             assert!(end.failure_reason.is_none() && !end.used_legacy_fallback);
             let then = l.then.as_ref().expect("after_compaction");
-            assert_eq!(then.phase, phase::AFTER_COMPACTION);
+            assert_eq!(then.phase, Phase::AfterCompaction);
             assert_eq!(then.context_metrics.used_input_tokens, after);
         }
     }
@@ -1151,7 +1151,7 @@ mod tests {
         );
         assert!(fallback.after_tokens.is_none() && fallback.summary_message_id.is_none());
         let then = all[3].then.as_ref().expect("after_compaction");
-        assert_eq!(then.phase, phase::AFTER_COMPACTION);
+        assert_eq!(then.phase, Phase::AfterCompaction);
         assert!(then.context_metrics.used_input_tokens < demo_limits().trigger_limit);
         let stats = demo.stats();
         assert_eq!((stats.completed, stats.fallbacks), (3, 1));
@@ -1288,7 +1288,7 @@ mod tests {
             started.context_compaction.as_ref().expect("c").created_at
         );
         assert!(end.after_tokens.expect("after") < end.before_tokens);
-        assert_eq!(out[1].phase, phase::AFTER_COMPACTION);
+        assert_eq!(out[1].phase, Phase::AfterCompaction);
         let summary = demo
             .history()
             .iter()

@@ -2,7 +2,7 @@
 //! tests drive it with `oneshot`. Every error is JSON `{"error": "..."}`:
 //! unknown session or path → 404, wrong method → 405.
 
-use super::session::{ContextState, Session, Sessions};
+use super::session::{Session, Sessions};
 use super::sse;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -10,6 +10,7 @@ use axum::http::{header, Method, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use ctxguard_core::protocol::ContextState;
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::Arc;

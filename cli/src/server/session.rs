@@ -7,8 +7,7 @@
 //! one per event, so they stay monotonic across server restarts too (a client
 //! that saw ids of an earlier run never mistakes a new event for an old one).
 
-use ctxguard_core::protocol::{ContextCompaction, StatusEvent};
-use serde::Serialize;
+use ctxguard_core::protocol::{ContextCompaction, ContextState, StatusEvent};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{broadcast, watch};
@@ -27,27 +26,6 @@ pub struct StoredEvent {
     pub data: String,
     /// The event, when `data` is a valid status event (replayed raw lines may not be).
     pub event: Option<StatusEvent>,
-}
-
-/// The `/context` answer: the latest valid event's state (`event_id` 0 and
-/// no metrics before the first one), plus what the session tells about itself.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ContextState {
-    /// Id of the latest valid event (0 before any).
-    pub event_id: u64,
-    /// Its phase.
-    pub phase: Option<String>,
-    /// Its metrics.
-    pub context_metrics: Option<ctxguard_core::metrics::ContextMetricsSnapshot>,
-    /// The latest compaction record seen in the session (from the latest `summary_compact` event).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub context_compaction: Option<ContextCompaction>,
-    /// The session's model id, when known (clients preview attachments under it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// The session's per-block attachment budget in tokens, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attachment_limit: Option<i64>,
 }
 
 /// What a session tells clients about itself.
@@ -172,7 +150,7 @@ impl Session {
         let event = latest.event.as_ref()?;
         Some(ContextState {
             event_id: latest.id,
-            phase: Some(event.phase.clone()),
+            phase: Some(event.phase),
             context_metrics: Some(event.context_metrics.clone()),
             context_compaction: inner.latest_compaction.clone(),
             model: self.profile.model.clone(),
@@ -183,12 +161,9 @@ impl Session {
     /// The `/context` answer: the latest state, or event 0 with no metrics before any event.
     pub fn state(&self) -> ContextState {
         self.context().unwrap_or_else(|| ContextState {
-            event_id: 0,
-            phase: None,
-            context_metrics: None,
-            context_compaction: None,
             model: self.profile.model.clone(),
             attachment_limit: self.profile.attachment_limit,
+            ..ContextState::empty()
         })
     }
 
@@ -288,13 +263,14 @@ impl Sessions {
 pub(crate) mod tests {
     use super::*;
     use ctxguard_core::budget::context_limits;
-    use ctxguard_core::metrics::{phase, ContextMetricsSnapshot};
+    use ctxguard_core::metrics::ContextMetricsSnapshot;
+    use ctxguard_core::protocol::Phase;
 
     pub(crate) fn event(used: i64) -> StatusEvent {
         let limits = context_limits("gpt-4o", None, None);
         StatusEvent::new(
             "resp_t",
-            phase::AFTER_TOOL_END,
+            Phase::AfterToolEnd,
             ContextMetricsSnapshot::from_used(used, &limits),
         )
     }

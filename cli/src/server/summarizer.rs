@@ -14,7 +14,7 @@
 use ctxguard_core::guard::{is_summary, SummaryError, SUMMARY_INSTRUCTION, SUMMARY_PREFIX};
 use ctxguard_core::tokens::TokenCounter;
 use ctxguard_core::tool_output::HEADER_PREFIX;
-use ctxguard_core::{Message, ToolCall};
+use ctxguard_core::{Message, Role, ToolCall};
 use serde_json::{json, Map, Value};
 use std::fmt;
 use std::time::Duration;
@@ -49,13 +49,13 @@ impl ExtractiveSummarizer {
     pub fn summarize(&self, messages: &[Message]) -> Result<String, SummaryError> {
         let turns: Vec<&Message> = messages
             .iter()
-            .filter(|m| m.role != "system")
+            .filter(|m| !m.is_system())
             .filter(|m| m.text() != Some(SUMMARY_INSTRUCTION))
             .collect();
         let Some(objective) = turns
             .iter()
             .rev()
-            .find(|m| m.role == "user" && !is_summary(m))
+            .find(|m| m.is_user() && !is_summary(m))
             .map(|m| leading_sentence(&m.content_as_text()))
         else {
             return Ok(String::new());
@@ -101,8 +101,8 @@ fn key_lines(m: &Message) -> Vec<String> {
             .map(str::to_string)
             .collect();
     }
-    match m.role.as_str() {
-        "user" => {
+    match m.role_kind() {
+        Some(Role::User) => {
             let mut line = format!("- user asked: {}", leading_sentence(&text));
             let files = attachment_names(&text);
             if !files.is_empty() {
@@ -110,7 +110,7 @@ fn key_lines(m: &Message) -> Vec<String> {
             }
             vec![line]
         }
-        "assistant" => match &m.tool_calls {
+        Some(Role::Assistant) => match &m.tool_calls {
             Some(calls) if !calls.is_empty() => calls
                 .iter()
                 .map(|c| {
@@ -121,7 +121,7 @@ fn key_lines(m: &Message) -> Vec<String> {
             _ if text.trim().is_empty() => Vec::new(),
             _ => vec![format!("- assistant answered: {}", leading_sentence(&text))],
         },
-        "tool" => {
+        Some(Role::Tool) => {
             let name = m.name.as_deref().unwrap_or("tool");
             let line = tool_key_line(&text);
             vec![format!("- {name} output: {line}")]
@@ -350,11 +350,7 @@ fn http_error_message(status: u16, body: &str) -> String {
 /// A message in the chat-completions shape: role, text content, OpenAI tool calls and ids.
 fn wire_message(m: &Message) -> Value {
     let mut out = Map::new();
-    let role = if m.role.is_empty() {
-        "user"
-    } else {
-        m.role.as_str()
-    };
+    let role = m.role_kind().map_or("user", Role::as_str);
     out.insert("role".into(), json!(role));
     let text = m.content_as_text();
     let calls: Vec<Value> = m

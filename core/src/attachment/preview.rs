@@ -4,6 +4,7 @@
 //! stays discoverable, and a hint on each cut body saying where the rest is.
 
 use super::allocate::allocate_budget;
+use super::block::{find_blocks, has_block_marker};
 use super::header::is_text_readable_mime;
 use super::parse;
 use crate::message::{Content, ContentPart, Message};
@@ -15,8 +16,6 @@ use serde_json::Value;
 
 /// Upper bound of the per-block budget.
 pub const DEFAULT_LIMIT_CAP: i64 = 15_000;
-const OPEN: &str = "<attachment>";
-const CLOSE: &str = "</attachment>";
 
 /// The default per-block budget for a model: min(window ÷ 2, 15000).
 pub fn default_limit(context_window: i64) -> i64 {
@@ -139,24 +138,24 @@ fn preview_text(
     index: usize,
     tally: &mut Tally,
 ) -> Option<String> {
-    if !text.contains(OPEN) {
+    if !has_block_marker(text) {
         return None;
     }
     tally.saw_block = true;
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find(OPEN) {
-        let body_start = start + OPEN.len();
-        let Some(body_len) = rest[body_start..].find(CLOSE) else {
-            break;
-        };
-        out.push_str(&rest[..body_start]);
-        let body = &rest[body_start..body_start + body_len];
-        out.push_str(&preview_block(body, limit, counter, index, tally));
-        out.push_str(CLOSE);
-        rest = &rest[body_start + body_len + CLOSE.len()..];
+    let mut copied = 0;
+    for block in find_blocks(text) {
+        out.push_str(&text[copied..block.body.start]);
+        out.push_str(&preview_block(
+            &text[block.body.clone()],
+            limit,
+            counter,
+            index,
+            tally,
+        ));
+        copied = block.body.end;
     }
-    out.push_str(rest);
+    out.push_str(&text[copied..]);
     Some(out)
 }
 

@@ -4,8 +4,8 @@
 //! alongside.
 
 use crate::budget::ContextLimits;
-use crate::metrics::{phase, ContextMetricsSnapshot};
-use crate::protocol::{CompactionStatus, ContextCompaction, StatusEvent};
+use crate::metrics::ContextMetricsSnapshot;
+use crate::protocol::{CompactionStatus, ContextCompaction, Phase, StatusEvent, COMPACTION_TYPE};
 use serde::{Deserialize, Serialize};
 
 /// One `summary_compact` status update: the compaction record and the snapshot that goes with it.
@@ -20,7 +20,7 @@ pub struct CompactionEvent {
 impl CompactionEvent {
     /// The wire event for `response_id` (phase `summary_compact`).
     pub fn to_status_event(&self, response_id: impl Into<String>) -> StatusEvent {
-        let mut event = StatusEvent::new(response_id, phase::SUMMARY_COMPACT, self.metrics.clone());
+        let mut event = StatusEvent::new(response_id, Phase::SummaryCompact, self.metrics.clone());
         event.context_compaction = Some(self.compaction.clone());
         event
     }
@@ -38,7 +38,7 @@ pub(crate) struct Lifecycle {
 impl Lifecycle {
     fn record(&self, status: CompactionStatus) -> ContextCompaction {
         ContextCompaction {
-            kind: phase::SUMMARY_COMPACT.into(),
+            kind: COMPACTION_TYPE.into(),
             status,
             before_tokens: self.before_tokens,
             trigger_limit: self.limits.trigger_limit,

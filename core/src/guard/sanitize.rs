@@ -2,7 +2,6 @@
 //! message called it, a call survives only when some result answers it, and an
 //! assistant message left with neither content nor calls is dropped.
 
-use super::is_assistant;
 use crate::message::{Content, Message};
 use std::collections::HashSet;
 
@@ -14,7 +13,7 @@ pub fn sanitize_tool_pairs(messages: Vec<Message>) -> Vec<Message> {
     let mut answered: HashSet<String> = HashSet::new();
     let mut keep_result = vec![false; messages.len()];
     for (i, message) in messages.iter().enumerate() {
-        if is_assistant(message) {
+        if message.is_assistant() {
             for call in message.tool_calls.iter().flatten() {
                 if let Some(id) = call.id().filter(|id| !id.is_empty()) {
                     called.insert(id.to_string());
@@ -34,7 +33,7 @@ pub fn sanitize_tool_pairs(messages: Vec<Message>) -> Vec<Message> {
 
     let mut out = Vec::with_capacity(messages.len());
     for (i, mut message) in messages.into_iter().enumerate() {
-        if is_assistant(&message) && message.tool_calls.as_ref().is_some_and(|c| !c.is_empty()) {
+        if message.is_assistant() && message.tool_calls.as_ref().is_some_and(|c| !c.is_empty()) {
             let calls = message.tool_calls.take().unwrap_or_default();
             let before = calls.len();
             let kept: Vec<_> = calls

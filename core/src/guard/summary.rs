@@ -7,7 +7,7 @@ use super::lifecycle::{CompactionEvent, Lifecycle};
 use super::sanitize::sanitize_tool_pairs;
 use super::trim::{shed_oldest_quarter, trim_oldest};
 use super::{
-    is_summary, is_system, is_user, total_tokens, Decision, Guard, Ready, CHECKPOINT_RETAINED_FLAG,
+    is_summary, total_tokens, Decision, Guard, Ready, CHECKPOINT_RETAINED_FLAG,
     OVERFLOW_TRIM_FRACTION, SUMMARY_COMPACT_VERSION, SUMMARY_FLAG, SUMMARY_INSTRUCTION,
     SUMMARY_PREFIX, SUMMARY_VERSION_KEY,
 };
@@ -269,7 +269,8 @@ impl SummaryRequest {
         let half_target = ((target as f64 * 0.5) as i64).max(1) as usize;
         let user_budget = guard.config.recent_user_token_limit.min(half_target);
 
-        let mut messages: Vec<Message> = working.iter().filter(|m| is_system(m)).cloned().collect();
+        let mut messages: Vec<Message> =
+            working.iter().filter(|m| m.is_system()).cloned().collect();
         for (k, mut retained) in select_recent_user_messages(&working, user_budget, &counter)
             .into_iter()
             .enumerate()
@@ -377,7 +378,7 @@ pub fn select_recent_user_messages(
     let mut selected = Vec::new();
     let mut used = 0usize;
     for message in messages.iter().rev() {
-        if !is_user(message) || is_summary(message) {
+        if !message.is_user() || is_summary(message) {
             continue;
         }
         let remaining = token_limit.saturating_sub(used);

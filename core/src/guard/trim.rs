@@ -2,7 +2,7 @@
 //! in one pass over per-message counts taken once; system messages and the
 //! current user message are never removed.
 
-use super::{is_summary, is_system, is_user};
+use super::is_summary;
 use crate::message::Message;
 
 /// Which messages a trim keeps.
@@ -29,7 +29,7 @@ impl TrimPlan {
 
 /// Index of the current user message: the last user message that is not a summary.
 pub fn current_user_index(messages: &[Message]) -> Option<usize> {
-    messages.iter().rposition(|m| is_user(m) && !is_summary(m))
+    messages.iter().rposition(|m| m.is_user() && !is_summary(m))
 }
 
 /// Plans dropping the oldest removable messages until `Σ cost + fixed_tokens ≤ budget_tokens`.
@@ -53,7 +53,7 @@ pub fn trim_oldest(
         if fits(total) {
             break;
         }
-        if is_system(message) || Some(i) == current {
+        if message.is_system() || Some(i) == current {
             continue;
         }
         keep[i] = false;
@@ -75,7 +75,7 @@ pub(crate) fn removable_indices(messages: &[Message]) -> Vec<usize> {
     let mut out: Vec<usize> = messages
         .iter()
         .enumerate()
-        .filter(|(i, m)| !is_system(m) && Some(*i) != current)
+        .filter(|(i, m)| !m.is_system() && Some(*i) != current)
         .map(|(i, _)| i)
         .collect();
     if current.is_none() {

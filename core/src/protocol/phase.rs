@@ -1,0 +1,61 @@
+//! The phases of a turn at which status updates are sent.
+
+use serde::{Deserialize, Serialize};
+
+/// When in a turn a status update is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Messages were assembled for a new turn.
+    BuildMessages,
+    /// A tool finished and its output joined the history.
+    AfterToolEnd,
+    /// A compaction replaced the history.
+    AfterCompaction,
+    /// A summary compaction is in progress (carries `context_compaction`).
+    SummaryCompact,
+    /// The turn ended.
+    Final,
+}
+
+impl Phase {
+    /// Every phase, in lifecycle order.
+    pub const ALL: [Phase; 5] = [
+        Phase::BuildMessages,
+        Phase::AfterToolEnd,
+        Phase::AfterCompaction,
+        Phase::SummaryCompact,
+        Phase::Final,
+    ];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::BuildMessages => "build_messages",
+            Phase::AfterToolEnd => "after_tool_end",
+            Phase::AfterCompaction => "after_compaction",
+            Phase::SummaryCompact => "summary_compact",
+            Phase::Final => "final",
+        }
+    }
+
+    /// The phase of a wire name.
+    pub fn from_name(name: &str) -> Option<Phase> {
+        Phase::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    /// Whether updates of this phase are sent regardless of throttling (turn
+    /// boundaries and the history after a compaction).
+    pub fn always_emits(self) -> bool {
+        matches!(
+            self,
+            Phase::BuildMessages | Phase::Final | Phase::AfterCompaction
+        )
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
