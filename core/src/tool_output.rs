@@ -403,7 +403,12 @@ pub fn extract_raw(message: &Message) -> RawToolOutput {
             ..RawToolOutput::default()
         }
     };
-    if let Some(name) = message.name.as_deref().filter(|n| !n.trim().is_empty()) {
+    // Blank as Python's `str.strip()` sees it (U+001C–U+001F are whitespace there).
+    if let Some(name) = message
+        .name
+        .as_deref()
+        .filter(|n| n.chars().any(|c| !py_isspace(c)))
+    {
         raw.tool_name = Some(name.to_string());
     }
     let kwargs = message.additional_kwargs.as_ref();
@@ -570,6 +575,22 @@ mod tests {
         ] {
             assert!(!is_footer_line(not), "{not}");
         }
+    }
+
+    /// Found by the `tool_output` fuzz target
+    /// (fuzz/regressions/tool_output/name-of-python-whitespace): a name of
+    /// characters Python's `str.strip` removes (U+001C–U+001F included) is
+    /// blank, so the content's own name stays, as in the reference.
+    #[test]
+    fn a_name_of_python_whitespace_is_blank() {
+        let mut m = Message::new(
+            "tool",
+            "[tool_output name=unit_tests total_tokens=1 truncated=false]\nok",
+        );
+        m.name = Some("\u{1c}\u{1f} ".into());
+        assert_eq!(extract_raw(&m).tool_name.as_deref(), Some("unit_tests"));
+        m.name = Some("\u{1c}x".into());
+        assert_eq!(extract_raw(&m).tool_name.as_deref(), Some("\u{1c}x"));
     }
 
     #[test]

@@ -6,10 +6,11 @@
 //! `fuzz/regressions/<target>/` through them on stable, so `cargo test
 //! --workspace` (and so `.ci/run`) checks every crash ever found.
 //!
-//! Adding a target: a module `src/<name>.rs` with `pub fn check(data: &[u8])`,
-//! its name in [`targets!`] below, and a `[[bin]]` stanza named alike in
-//! `fuzz/Cargo.toml` (a test fails until the two lists agree), plus a few seed
-//! inputs in `fuzz/corpus/<name>/`.
+//! Adding a target: a module `src/<name>.rs` with `pub fn check(data: &[u8])`
+//! and its name in `targets!` below; then cargo-fuzz's side of it, a `[[bin]]`
+//! stanza in `fuzz/Cargo.toml` and the one-line `fuzz/fuzz_targets/<name>.rs`
+//! (copy a neighbour's), and a few seed inputs in `fuzz/corpus/<name>/`. The
+//! replay test fails until all of them exist.
 //!
 //! Inputs are readable: JSON where the entry point takes JSON, otherwise a
 //! first line of parameters and the text after it (each module says which).

@@ -25,10 +25,11 @@ pub fn check(data: &[u8]) {
         return;
     };
     let (params, text) = input::params_and_text(all);
-    let mut ints = input::ints(params).filter_map(|i| i);
-    let offset = ints.next().unwrap_or(0);
-    let limit = ints.next().unwrap_or(0);
-    let page_tokens = ints.next().unwrap_or(1 + params.len() as i64 % 32);
+    let ints: Vec<Option<i64>> = input::ints(params).collect();
+    let int = |i: usize| ints.get(i).copied().flatten();
+    let offset = int(0).unwrap_or(0);
+    let limit = int(1).unwrap_or(0);
+    let page_tokens = int(2).unwrap_or(1 + params.len() as i64 % 32);
     let encoding = if params.contains("cl100k") {
         Encoding::Cl100kBase
     } else {

@@ -48,12 +48,22 @@ fn every_seed_and_every_regression_passes_its_check() {
     let mut failures = Vec::new();
     for target in TARGETS {
         let (seeds, mut f) = replay(target, &fuzz_dir().join("corpus").join(target.name));
-        assert!(seeds > 0, "{}: no seed inputs in fuzz/corpus/{}", target.name, target.name);
+        assert!(
+            seeds > 0,
+            "{}: no seed inputs in fuzz/corpus/{}",
+            target.name,
+            target.name
+        );
         failures.append(&mut f);
         let (_, mut f) = replay(target, &fuzz_dir().join("regressions").join(target.name));
         failures.append(&mut f);
     }
-    assert!(failures.is_empty(), "{} inputs fail:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} inputs fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -63,16 +73,34 @@ fn every_target_has_a_fuzz_binary_and_every_binary_a_target() {
         .split("[[bin]]")
         .skip(1)
         .filter_map(|stanza| {
-            let line = stanza.lines().find(|l| l.trim_start().starts_with("name"))?;
-            Some(line.split('"').nth(1)?)
+            let line = stanza
+                .lines()
+                .find(|l| l.trim_start().starts_with("name"))?;
+            line.split('"').nth(1)
         })
         .collect();
     let mut names: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
     bins.sort_unstable();
     names.sort_unstable();
-    assert_eq!(bins, names, "fuzz/Cargo.toml's [[bin]]s and the checks' targets! differ");
+    assert_eq!(
+        bins, names,
+        "fuzz/Cargo.toml's [[bin]]s and the checks' targets! differ"
+    );
+    for name in names {
+        let stub = fuzz_dir().join("fuzz_targets").join(format!("{name}.rs"));
+        let text = std::fs::read_to_string(&stub)
+            .unwrap_or_else(|_| panic!("{name} has no fuzz/fuzz_targets/{name}.rs"));
+        assert!(
+            text.contains(&format!("ctxguard_fuzz_checks::{name}::check(data)")),
+            "{} does not run the check of {name}",
+            stub.display()
+        );
+    }
     for dir in ["corpus", "regressions"] {
-        for entry in std::fs::read_dir(fuzz_dir().join(dir)).into_iter().flatten() {
+        for entry in std::fs::read_dir(fuzz_dir().join(dir))
+            .into_iter()
+            .flatten()
+        {
             let name = entry.expect("a readable entry").file_name();
             let name = name.to_string_lossy();
             assert!(
