@@ -59,4 +59,6 @@ targets! {
     read_attachment,
     /// The BPE engine of every encoding against tiktoken-rs.
     token_count,
+    /// The toolbar state machine, `ctxguard_web::state::Toolbar`.
+    toolbar,
 }
