@@ -61,9 +61,9 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn is_array_or_throw(value: &JsValue) -> Result<bool, JsValue>;
 
-    /// `Object.entries`, which runs getters and proxy traps (they may throw anything).
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
-    fn entries_or_throw(value: &JsValue) -> Result<Array, JsValue>;
+    /// `Object.keys`, which runs proxy traps (they may throw anything).
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn keys_or_throw(value: &JsValue) -> Result<Array, JsValue>;
 }
 
 /// Nesting limit of JSON arguments (as serde_json's parser has).
@@ -263,17 +263,19 @@ fn js_to_json(v: &JsValue, depth: usize) -> Result<Value, NotJson> {
         ));
     }
     if v.is_object() && !v.is_function() {
-        let entries = entries_or_throw(v).map_err(|e| NotJson::new(describe_thrown(&e)))?;
+        // The own enumerable string keys, as `Object.entries` has them; each value read on its
+        // own, so that a getter's throw is reported at its key.
+        let keys = keys_or_throw(v).map_err(|e| NotJson::new(describe_thrown(&e)))?;
         let mut map = Map::new();
-        for entry in entries.iter() {
-            let pair: &Array = entry.unchecked_ref();
-            let key = pair.get(0).as_string().unwrap_or_default();
-            let value = pair.get(1);
+        for key in keys.iter() {
+            let name = key.as_string().unwrap_or_default();
+            let value = Reflect::get(v, &key)
+                .map_err(|e| NotJson::new(describe_thrown(&e)).within(format!(".{name}")))?;
             if value.is_undefined() {
                 continue;
             }
-            let json = js_to_json(&value, depth + 1).map_err(|e| e.within(format!(".{key}")))?;
-            map.insert(key, json);
+            let json = js_to_json(&value, depth + 1).map_err(|e| e.within(format!(".{name}")))?;
+            map.insert(name, json);
         }
         return Ok(Value::Object(map));
     }
