@@ -78,7 +78,16 @@ async function main() {
           assert(first.tokens === 2, `counted ${first.tokens}`);
           const text = await page.textContent("body");
           assert(text.includes("is 2 tokens"), `the page shows ${JSON.stringify(text)}`);
-          timings.push(`${name}: navigation start to the first count ${first.ms.toFixed(1)} ms (one page load)`);
+          // The app's import of the package runs once its script has loaded: time the rest from there.
+          const t = await page.evaluate(() => {
+            const resources = performance.getEntriesByType("resource");
+            const script = Math.max(...resources.filter((e) => e.name.endsWith(".js")).map((e) => e.responseEnd));
+            const wasm = resources.find((e) => e.name.endsWith(".wasm"));
+            return { script, wasmFetch: wasm ? wasm.responseEnd - wasm.startTime : NaN };
+          });
+          timings.push(`${name}: first count ${first.ms.toFixed(1)} ms after navigation start; the app's script had loaded at `
+            + `${t.script.toFixed(1)} ms, so import to first count ${(first.ms - t.script).toFixed(1)} ms `
+            + `(of which fetching the .wasm ${t.wasmFetch.toFixed(1)} ms; one page load)`);
         });
         await tally.check(`${name}: the page fetched the emitted .wasm and threw nothing`, () =>
           assert(fetched.length === 1 && fetched[0] === `200 ${wasm[0].split("/").pop()}` && errors.length === 0,

@@ -1,5 +1,5 @@
 // The TypeScript declarations of every data type of the ctxguard-core JS API.
-// wasm-bindgen appends this file to the package's .d.ts (core/src/wasm.rs
+// wasm-bindgen puts this file into the package's .d.ts (core/src/wasm.rs
 // includes it at build time); the functions and classes are declared from
 // their Rust signatures, whose parameter types name the types below.
 /** Any JSON value; `undefined` object properties count as absent. */
