@@ -653,7 +653,7 @@ mod js_api {
             &data.replace("summary_compact\",\"extra", "later\",\"extra")
         )));
         assert!(
-            m.starts_with("data: invalid status event: unknown variant `later`, expected one of `build_messages`"),
+            m.starts_with("data: invalid status event: unknown phase \"later\""),
             "{m}"
         );
         assert_eq!(
