@@ -81,14 +81,13 @@ pub fn build_attachment_header(
 }
 
 /// One attachment of `composeAttachmentBlock`, at `attachments[i]`.
-fn attachment_arg(value: Value, arg: &str) -> JsResult<Attachment> {
-    let Value::Object(_) = value else {
+fn attachment_arg(mut value: Value, arg: &str) -> JsResult<Attachment> {
+    if !value.is_object() {
         return Err(fail(
             arg,
             "expected an attachment object {attachment_id, filename, …}",
         ));
-    };
-    let mut value = value;
+    }
     if value.get("attachment_id").is_none_or(Value::is_null) {
         return Err(fail(arg, "missing required field \"attachment_id\""));
     }
@@ -125,9 +124,9 @@ fn compose_options_arg(v: &JsValue) -> JsResult<(ComposeOptions, String)> {
             // Any safe integer: 0 or less turns the cap off, as the backend's setting does.
             "inject_max_chars" => {
                 // Safe integers arrive as JSON integers; fractions and larger numbers do not.
-                options.inject_max_chars = value.as_i64().ok_or_else(|| {
-                    fail(&at, format!("expected a safe integer, got {value}"))
-                })?;
+                options.inject_max_chars = value
+                    .as_i64()
+                    .ok_or_else(|| fail(&at, format!("expected a safe integer, got {value}")))?;
             }
             "message" => {
                 message = value
@@ -135,7 +134,13 @@ fn compose_options_arg(v: &JsValue) -> JsResult<(ComposeOptions, String)> {
                     .ok_or_else(|| fail(&at, format!("expected a string, got {value}")))?
                     .to_string();
             }
-            _ => return Err(fail("options", format!("unknown field `{key}`, expected one of `inline_attachment_content`, `inject_max_chars`, `message`"))),
+            _ => {
+                let known = "`inline_attachment_content`, `inject_max_chars`, `message`";
+                return Err(fail(
+                    "options",
+                    format!("unknown field `{key}`, expected one of {known}"),
+                ));
+            }
         }
     }
     Ok((options, message))
