@@ -61,4 +61,6 @@ targets! {
     token_count,
     /// The toolbar state machine, `ctxguard_web::state::Toolbar`.
     toolbar,
+    /// The guard, `guard::Guard`, driven through summaries, retries and fallbacks.
+    guard,
 }
