@@ -129,9 +129,8 @@ fn text(m: &Message) -> String {
     }
 }
 
+/// `part.get("text") or part.get("thinking")`: the text unless it is empty.
 fn field(o: &serde_json::Map<String, Value>) -> String {
-    match o.get("text").and_then(Value::as_str) {
-        Some(t) => t.to_string(),
-        None => o.get("thinking").and_then(Value::as_str).unwrap_or_default().to_string(),
-    }
+    let get = |key: &str| o.get(key).and_then(Value::as_str).filter(|t| !t.is_empty());
+    get("text").or_else(|| get("thinking")).unwrap_or_default().to_string()
 }
