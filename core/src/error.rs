@@ -24,6 +24,12 @@ pub enum Error {
         /// The rejected value.
         got: String,
     },
+    /// Working memory for tokenizing a text could not be had (the host is out of memory).
+    #[error("out of memory: a buffer of {bytes} bytes could not be allocated while tokenizing")]
+    OutOfMemory {
+        /// Bytes the buffer that could not grow asked for.
+        bytes: usize,
+    },
     /// The history stays over the trigger limit because of a payload that must never be cut.
     #[error("the request is still over the context limit ({used_tokens} of {trigger_limit} tokens) because a knowledge-base result that must not be cut is too large: narrow the request or the knowledge-base scope")]
     BypassedPayloadTooLarge {

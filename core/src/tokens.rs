@@ -62,6 +62,14 @@ impl TokenCounter {
         self.bpe.count_ordinary(text)
     }
 
+    /// [`Self::count_text`], or [`crate::Error::OutOfMemory`] when the tokenizer's working memory cannot be had.
+    pub fn try_count_text(&self, text: &str) -> crate::Result<usize> {
+        if text.is_empty() {
+            return Ok(0);
+        }
+        self.bpe.try_count_ordinary(text)
+    }
+
     /// The tokens of `text`, ordinary encoding.
     pub fn encode(&self, text: &str) -> Vec<Rank> {
         self.bpe.encode_ordinary(text)

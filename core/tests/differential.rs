@@ -145,38 +145,6 @@ fn edge_cases_encode_identically() {
 }
 
 #[test]
-fn every_token_has_the_oracles_bytes() {
-    // The embedded tables (plain, derived from another vocabulary, extended) hold tiktoken's tokens.
-    for (name, ours, oracle) in engines() {
-        let specials: Vec<Vec<u8>> = oracle
-            .special_tokens()
-            .iter()
-            .map(|s| s.as_bytes().to_vec())
-            .collect();
-        let vocab = ours.vocabulary();
-        for rank in 0..vocab.len() as u32 {
-            let theirs = oracle
-                .decode_bytes(&[rank])
-                .ok()
-                .filter(|b| !specials.contains(b));
-            let mine = vocab.token_bytes(rank);
-            assert_eq!(
-                theirs.as_deref().unwrap_or_default(),
-                mine,
-                "{name}: rank {rank}"
-            );
-            if !mine.is_empty() {
-                assert_eq!(
-                    vocab.rank(mine),
-                    Some(rank),
-                    "{name}: lookup of rank {rank}"
-                );
-            }
-        }
-    }
-}
-
-#[test]
 fn long_runs_without_whitespace_encode_identically() {
     let mut seed = 7u64;
     let mut rand = || {
@@ -224,6 +192,97 @@ fn long_runs_without_whitespace_encode_identically() {
         " ".repeat(3000),
     ] {
         check(&text).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// Byte lengths on both sides of the engine's cut-over points: the quadratic
+/// scan up to 256 bytes, the heap above it, windows above 8192 bytes (and one
+/// window plus its 128-byte margin), and the piece memo's 16- and 64-byte keys.
+const CUT_OVERS: [usize; 16] = [
+    15, 16, 17, 63, 64, 65, 255, 256, 257, 8191, 8192, 8193, 8320, 8321, 12_000, 16_385,
+];
+
+/// `unit` repeated (cycling through it) up to exactly `len` bytes, on char boundaries where it can.
+fn sized(unit: &str, len: usize) -> String {
+    let mut s = String::with_capacity(len + 4);
+    for c in unit.chars().cycle() {
+        if s.len() + c.len_utf8() > len {
+            break;
+        }
+        s.push(c);
+    }
+    while s.len() < len {
+        s.push('x');
+    }
+    s
+}
+
+#[test]
+fn pieces_on_both_sides_of_every_cut_over_encode_identically() {
+    let mut seed = 3u64;
+    let mut rand = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let letters: String = (0..17_000)
+        .map(|_| (b'a' + (rand() % 26) as u8) as char)
+        .collect();
+    let upper: String = (0..17_000)
+        .map(|_| (b'A' + (rand() % 26) as u8) as char)
+        .collect();
+    // One piece each under every pre-tokenizer: runs of one class the patterns keep whole.
+    let units = [
+        letters.as_str(),
+        upper.as_str(),
+        " ",
+        "\n",
+        "\t",
+        "a",
+        "上下文治理压缩检查点预览附件读取按需分层统一我们的设计文档说明",
+        "ことばのまど",
+        "контекстноеокно",
+        "👍🏽🚀✨",
+        "!?.,;:-=+*/",
+        "\u{3000}",
+        "é\u{0301}",
+        "ǅǈǋ",
+    ];
+    for unit in units {
+        for len in CUT_OVERS {
+            let piece = sized(unit, len);
+            check(&piece)
+                .unwrap_or_else(|e| panic!("{len} bytes of {:?}: {e}", unit.chars().next()));
+            // The same piece after a word and before a space, as it meets the pre-tokenizer in text.
+            check(&format!("word {piece} end"))
+                .unwrap_or_else(|e| panic!("{len} bytes in text: {e}"));
+        }
+    }
+}
+
+#[test]
+fn texts_on_both_sides_of_the_memo_threshold_encode_identically() {
+    // The piece memo starts at 4096 bytes of text.
+    let words = [
+        "context",
+        "window",
+        "上下文",
+        "naïve",
+        "👍🏽",
+        "tokens",
+        "it's",
+        "123",
+    ];
+    for len in [4095, 4096, 4097, 40_000] {
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() < len {
+            text.push_str(words[i % words.len()]);
+            text.push(if i % 5 == 0 { '\n' } else { ' ' });
+            i += 1;
+        }
+        check(&sized(&text, len)).unwrap_or_else(|e| panic!("{len}-byte text: {e}"));
     }
 }
 

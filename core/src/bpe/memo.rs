@@ -8,8 +8,10 @@
 //! the encoding itself. Single tokens are stored in the slot; longer results
 //! in an arena.
 
+use super::OutOfMemory;
+
 /// Pieces up to this many bytes are memoised.
-pub const MAX_PIECE: usize = 64;
+pub(crate) const MAX_PIECE: usize = 64;
 const SHORT: usize = 16;
 const WAYS: usize = 1 << 13;
 /// The arena is dropped (with every entry that points into it) past this many tokens.
@@ -30,14 +32,14 @@ struct Slot {
 
 /// Memo of the pieces of one text.
 #[derive(Debug, Default)]
-pub struct PieceMemo {
+pub(crate) struct PieceMemo {
     slots: Vec<Slot>,
     arena: Vec<u32>,
 }
 
 /// A probe's key: the piece packed (short) or its position (long), and the slot.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Probe {
+pub(crate) struct Probe {
     key: [u64; 2],
     len: u32,
     slot: usize,
@@ -55,9 +57,15 @@ fn pack(piece: &[u8]) -> [u64; 2] {
 impl PieceMemo {
     /// Looks `piece` (at byte `start` of `text`) up: its tokens on a hit, else the probe to store them with.
     #[inline]
-    pub fn get(&mut self, text: &[u8], start: usize, piece: &[u8]) -> Result<&[u32], Probe> {
+    pub(crate) fn get(
+        &mut self,
+        text: &[u8],
+        start: usize,
+        piece: &[u8],
+    ) -> Result<Result<&[u32], Probe>, OutOfMemory> {
         if self.slots.is_empty() {
-            self.slots = vec![Slot::default(); WAYS];
+            OutOfMemory::reserve(&mut self.slots, WAYS)?;
+            self.slots.resize(WAYS, Slot::default());
         }
         let len = piece.len() as u32;
         let (key, h) = if piece.len() <= SHORT {
@@ -66,7 +74,7 @@ impl PieceMemo {
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15);
             (key, h)
         } else {
-            ([start as u64, 0], super::hash(piece))
+            ([start as u64, 0], super::vocab::hash(piece))
         };
         let slot = (h >> 40) as usize & (WAYS - 1);
         let s = self.slots[slot];
@@ -76,21 +84,21 @@ impl PieceMemo {
             } else {
                 let s0 = s.key[0] as usize;
                 text.get(s0..s0 + piece.len())
-                    .is_some_and(|t| super::same_bytes(t, piece))
+                    .is_some_and(|t| super::vocab::same_bytes(t, piece))
             };
         if hit {
-            return Ok(if s.count == 1 {
+            return Ok(Ok(if s.count == 1 {
                 std::slice::from_ref(&self.slots[slot].value)
             } else {
                 &self.arena[s.value as usize..(s.value + s.count) as usize]
-            });
+            }));
         }
-        Err(Probe { key, len, slot })
+        Ok(Err(Probe { key, len, slot }))
     }
 
     /// Stores the tokens of the piece `probe` was made for.
     #[inline]
-    pub fn put(&mut self, probe: Probe, tokens: &[u32]) {
+    pub(crate) fn put(&mut self, probe: Probe, tokens: &[u32]) -> Result<(), OutOfMemory> {
         let value = if let [one] = tokens {
             *one
         } else {
@@ -103,6 +111,7 @@ impl PieceMemo {
                 }
             }
             let at = self.arena.len() as u32;
+            OutOfMemory::reserve(&mut self.arena, tokens.len())?;
             self.arena.extend_from_slice(tokens);
             at
         };
@@ -112,6 +121,13 @@ impl PieceMemo {
             count: tokens.len() as u32,
             value,
         };
+        Ok(())
+    }
+
+    /// Bytes held by the memo's tables.
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<Slot>()
+            + self.arena.capacity() * std::mem::size_of::<u32>()
     }
 }
 
@@ -124,25 +140,26 @@ mod tests {
         let text =
             b"alpha beta alpha alphabetically-long-piece-of-text alphabetically-long-piece-of-text";
         let mut memo = PieceMemo::default();
-        let p = memo.get(text, 0, b"alpha").unwrap_err();
-        memo.put(p, &[7]);
-        assert_eq!(memo.get(text, 11, b"alpha"), Ok(&[7u32][..]));
-        assert!(memo.get(text, 6, b"beta").is_err());
-        assert!(memo.get(text, 0, b"alph").is_err());
+        let p = memo.get(text, 0, b"alpha").unwrap().unwrap_err();
+        memo.put(p, &[7]).unwrap();
+        assert_eq!(memo.get(text, 11, b"alpha").unwrap(), Ok(&[7u32][..]));
+        assert!(memo.get(text, 6, b"beta").unwrap().is_err());
+        assert!(memo.get(text, 0, b"alph").unwrap().is_err());
         let long = b"alphabetically-long-piece-of-text";
         let (a, b) = (17, 17 + long.len() + 1);
         assert_eq!(
             (&text[a..a + long.len()], &text[b..b + long.len()]),
             (&long[..], &long[..])
         );
-        let p = memo.get(text, a, long).unwrap_err();
-        memo.put(p, &[1, 2, 3]);
+        let p = memo.get(text, a, long).unwrap().unwrap_err();
+        memo.put(p, &[1, 2, 3]).unwrap();
         assert_eq!(
-            memo.get(text, b, &text[b..b + long.len()]),
+            memo.get(text, b, &text[b..b + long.len()]).unwrap(),
             Ok(&[1u32, 2, 3][..])
         );
         assert!(memo
             .get(text, b, b"alphabetically-long-piece-of-texT")
+            .unwrap()
             .is_err());
     }
 
@@ -150,8 +167,8 @@ mod tests {
     fn zero_bytes_do_not_alias_shorter_pieces() {
         let text = b"a\0a";
         let mut memo = PieceMemo::default();
-        let p = memo.get(text, 0, b"a").unwrap_err();
-        memo.put(p, &[1]);
-        assert!(memo.get(text, 0, b"a\0").is_err());
+        let p = memo.get(text, 0, b"a").unwrap().unwrap_err();
+        memo.put(p, &[1]).unwrap();
+        assert!(memo.get(text, 0, b"a\0").unwrap().is_err());
     }
 }

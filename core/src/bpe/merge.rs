@@ -1,28 +1,50 @@
 //! Byte-pair merging of one piece, exactly as tiktoken merges: repeatedly the
 //! adjacent pair with the lowest rank, the leftmost on ties. Short pieces use
-//! tiktoken's own quadratic scan (fastest for them); long pieces use a radix
-//! heap over a linked list of parts ([`super::queue`]), so a megabyte without
-//! whitespace stays fast.
+//! tiktoken's own quadratic scan (fastest for them); longer ones a radix heap
+//! over a linked list of parts ([`super::queue`]). Pieces longer than a window
+//! are merged window by window ([`super::window`]), so that their working
+//! memory does not grow with them.
 
 use super::queue::MergeQueue;
-use super::Vocabulary;
+use super::vocab::Vocabulary;
+use super::OutOfMemory;
 
 /// Pieces up to this many bytes use the quadratic scan.
-const SCAN_LIMIT: usize = 256;
+pub(crate) const SCAN_LIMIT: usize = 256;
 const NONE: u32 = u32::MAX;
 
 /// Reusable buffers for merging, so encoding a text allocates once.
 #[derive(Debug, Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     parts: Vec<ScanPart>,
+    long_parts: Vec<Part>,
     queue: MergeQueue,
     pairs: PairCache,
+    compatible: CompatCache,
+    /// Buffers of the windowed merge (taken out while it runs).
+    pub(crate) window: Vec<u32>,
+    pub(crate) recent: Vec<u32>,
+    /// What the windowed merge did, for tests and the working-memory figure.
+    pub(crate) stats: Stats,
+}
+
+/// Counters of the windowed merge of long pieces, and the call's working-memory high-water mark.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stats {
+    /// Windows merged.
+    pub(crate) windows: usize,
+    /// Window starts moved back because a junction was not a valid token pair.
+    pub(crate) repairs: usize,
+    /// Long pieces merged whole after all.
+    pub(crate) fallbacks: usize,
+    /// Most bytes the merge buffers held at once.
+    pub(crate) peak_bytes: usize,
 }
 
 impl Scratch {
     /// Buffers for encoding a text of `len` bytes: the pair memo grows with the
     /// text (a megabyte has many distinct pairs; a short text should not pay for a big table).
-    pub fn for_text(len: usize) -> Self {
+    pub(crate) fn for_text(len: usize) -> Self {
         // One slot per 16 bytes of text, within the bounds `PairCache::rank` applies.
         let bits = (len / 16).next_power_of_two().trailing_zeros();
         Scratch {
@@ -33,14 +55,61 @@ impl Scratch {
             ..Scratch::default()
         }
     }
+
+    /// Bytes held by the merge buffers now.
+    pub(crate) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.parts.capacity() * size_of::<ScanPart>()
+            + self.long_parts.capacity() * size_of::<Part>()
+            + self.queue.bytes()
+            + self.pairs.slots.capacity() * size_of::<(u64, u32)>()
+            + self.compatible.slots.capacity() * size_of::<(u64, bool)>()
+            + (self.window.capacity() + self.recent.capacity()) * size_of::<u32>()
+    }
+
+    /// Records the current size of the buffers in the high-water mark (plus `extra` bytes held elsewhere).
+    pub(crate) fn note_peak(&mut self, extra: usize) {
+        self.stats.peak_bytes = self.stats.peak_bytes.max(self.bytes() + extra);
+    }
+
+    /// Whether BPE encodes the bytes of `left` followed by `right` as exactly these two tokens.
+    pub(crate) fn compatible(
+        &mut self,
+        vocab: &Vocabulary,
+        left: u32,
+        right: u32,
+    ) -> Result<bool, OutOfMemory> {
+        if let Some(known) = self.compatible.get(left, right) {
+            return Ok(known);
+        }
+        let mut both = [0u8; 2 * 255];
+        let (a, b) = (vocab.token_bytes(left), vocab.token_bytes(right));
+        let n = a.len() + b.len();
+        let Some(buf) = both.get_mut(..n) else {
+            return Ok(false); // no token is this long: not two tokens of this vocabulary
+        };
+        buf[..a.len()].copy_from_slice(a);
+        buf[a.len()..].copy_from_slice(b);
+        let mut out = Vec::new();
+        OutOfMemory::reserve(&mut out, n)?;
+        merge(vocab, buf, &mut out, self)?;
+        let ok = out == [left, right];
+        self.compatible.put(left, right, ok);
+        Ok(ok)
+    }
 }
 
-/// Appends the tokens of `piece` (not itself a token) to `out`.
-pub fn encode_piece(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, scratch: &mut Scratch) {
-    if piece.len() <= SCAN_LIMIT {
-        scan_merge(vocab, piece, out, &mut scratch.parts, &mut scratch.pairs);
+/// Appends the tokens BPE merges `bytes` into (no whole-piece lookup first) to `out`.
+pub(crate) fn merge(
+    vocab: &Vocabulary,
+    bytes: &[u8],
+    out: &mut Vec<u32>,
+    scratch: &mut Scratch,
+) -> Result<(), OutOfMemory> {
+    if bytes.len() <= SCAN_LIMIT {
+        scan_merge(vocab, bytes, out, scratch)
     } else {
-        queue_merge(vocab, piece, out, &mut scratch.queue, &mut scratch.pairs);
+        queue_merge(vocab, bytes, out, scratch)
     }
 }
 
@@ -84,6 +153,37 @@ impl PairCache {
     }
 }
 
+/// Direct-mapped memo of [`Scratch::compatible`]: a long run meets the same junctions again and again.
+#[derive(Debug, Default)]
+struct CompatCache {
+    /// `((left + 1) << 32 | right, answer)`; key 0 = empty.
+    slots: Vec<(u64, bool)>,
+}
+
+impl CompatCache {
+    const BITS: u32 = 10;
+
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize
+    }
+
+    fn get(&self, left: u32, right: u32) -> Option<bool> {
+        let key = ((u64::from(left) + 1) << 32) | u64::from(right);
+        match self.slots.get(Self::slot(key)) {
+            Some(&(k, answer)) if k == key => Some(answer),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, left: u32, right: u32, answer: bool) {
+        if self.slots.is_empty() {
+            self.slots = vec![(0, false); 1 << Self::BITS];
+        }
+        let key = ((u64::from(left) + 1) << 32) | u64::from(right);
+        self.slots[Self::slot(key)] = (key, answer);
+    }
+}
+
 /// A part of a short piece: where it starts, its token, and the rank of merging it with the next.
 #[derive(Debug, Clone, Copy)]
 struct ScanPart {
@@ -92,15 +192,35 @@ struct ScanPart {
     rank: u32,
 }
 
+/// Rank of merging part `j` of a scan with the next (none for the last part).
+#[inline]
+fn scan_pair(
+    vocab: &Vocabulary,
+    piece: &[u8],
+    parts: &[ScanPart],
+    pairs: &mut PairCache,
+    j: usize,
+) -> u32 {
+    if j + 2 < parts.len() {
+        let (a, b) = (parts[j], parts[j + 1]);
+        let end = parts[j + 2].start as usize;
+        pairs.rank(vocab, a.token, b.token, piece, a.start as usize, end)
+    } else {
+        NONE
+    }
+}
+
 fn scan_merge(
     vocab: &Vocabulary,
     piece: &[u8],
     out: &mut Vec<u32>,
-    parts: &mut Vec<ScanPart>,
-    pairs: &mut PairCache,
-) {
+    scratch: &mut Scratch,
+) -> Result<(), OutOfMemory> {
     let n = piece.len();
+    let parts = &mut scratch.parts;
+    let pairs = &mut scratch.pairs;
     parts.clear();
+    OutOfMemory::reserve(parts, n + 1)?;
     let mut min = (NONE, usize::MAX);
     for i in 0..n {
         let rank = if i + 1 < n {
@@ -122,16 +242,6 @@ fn scan_merge(
         token: NONE,
         rank: NONE,
     });
-    // Rank of merging part `j` with the next (none for the last part).
-    let pair_at = |parts: &[ScanPart], pairs: &mut PairCache, j: usize| {
-        if j + 2 < parts.len() {
-            let (a, b) = (parts[j], parts[j + 1]);
-            let end = parts[j + 2].start as usize;
-            pairs.rank(vocab, a.token, b.token, piece, a.start as usize, end)
-        } else {
-            NONE
-        }
-    };
     while min.0 != NONE {
         let i = min.1;
         // Part i absorbs part i + 1 and becomes token `min.0`.
@@ -139,9 +249,9 @@ fn scan_merge(
         parts.remove(i + 1);
         // Ranks of the two pairs that now include part i.
         if i > 0 {
-            parts[i - 1].rank = pair_at(parts, pairs, i - 1);
+            parts[i - 1].rank = scan_pair(vocab, piece, parts, pairs, i - 1);
         }
-        parts[i].rank = pair_at(parts, pairs, i);
+        parts[i].rank = scan_pair(vocab, piece, parts, pairs, i);
         min = (NONE, usize::MAX);
         for (j, p) in parts[..parts.len() - 1].iter().enumerate() {
             if p.rank < min.0 {
@@ -149,7 +259,10 @@ fn scan_merge(
             }
         }
     }
-    out.extend(parts[..parts.len() - 1].iter().map(|p| p.token));
+    let tokens = &parts[..parts.len() - 1];
+    OutOfMemory::reserve(out, tokens.len())?;
+    out.extend(tokens.iter().map(|p| p.token));
+    Ok(())
 }
 
 /// One part of a piece being merged, kept together so one cache line serves a merge.
@@ -165,31 +278,39 @@ struct Part {
     token: u32,
 }
 
+impl std::fmt::Debug for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Part({}..{}: {})", self.prev, self.next, self.token)
+    }
+}
+
 fn queue_merge(
     vocab: &Vocabulary,
     piece: &[u8],
     out: &mut Vec<u32>,
-    queue: &mut MergeQueue,
-    pairs: &mut PairCache,
-) {
+    scratch: &mut Scratch,
+) -> Result<(), OutOfMemory> {
     let n = piece.len();
     let end = n as u32;
-    let mut parts: Vec<Part> = (0..n)
-        .map(|i| Part {
-            next: i as u32 + 1,
-            prev: (i as u32).wrapping_sub(1),
-            rank: if i + 1 < n {
-                vocab.pair_rank(piece[i], piece[i + 1])
-            } else {
-                NONE
-            },
-            token: vocab.byte_rank(piece[i]),
-        })
-        .collect();
+    let parts = &mut scratch.long_parts;
+    let queue = &mut scratch.queue;
+    let pairs = &mut scratch.pairs;
+    parts.clear();
+    OutOfMemory::reserve(parts, n)?;
+    parts.extend((0..n).map(|i| Part {
+        next: i as u32 + 1,
+        prev: (i as u32).wrapping_sub(1),
+        rank: if i + 1 < n {
+            vocab.pair_rank(piece[i], piece[i + 1])
+        } else {
+            NONE
+        },
+        token: vocab.byte_rank(piece[i]),
+    }));
     queue.reset();
     for (i, p) in parts.iter().enumerate() {
         if p.rank != NONE {
-            queue.push(p.rank, i as u32);
+            queue.push(p.rank, i as u32)?;
         }
     }
     // Rank of merging part `i` with its successor (which it must have).
@@ -198,7 +319,7 @@ fn queue_merge(
         let end = (parts[j].next as usize).min(n);
         pairs.rank(vocab, parts[i].token, parts[j].token, piece, i, end)
     };
-    while let Some((r, i)) = queue.pop() {
+    while let Some((r, i)) = queue.pop()? {
         let i = i as usize;
         let part = parts[i];
         if part.rank != r || part.next >= end {
@@ -217,26 +338,30 @@ fn queue_merge(
         parts[i].token = r;
         if k < end {
             parts[k as usize].prev = i as u32;
-            let r = pair_at(&parts, pairs, i);
+            let r = pair_at(parts, pairs, i);
             parts[i].rank = r;
             if r != NONE {
-                queue.push(r, i as u32);
+                queue.push(r, i as u32)?;
             }
         } else {
             parts[i].rank = NONE;
         }
         if part.prev != NONE {
             let p = part.prev as usize;
-            let r = pair_at(&parts, pairs, p);
+            let r = pair_at(parts, pairs, p);
             parts[p].rank = r;
             if r != NONE {
-                queue.push(r, p as u32);
+                queue.push(r, p as u32)?;
             }
         }
     }
+    scratch.note_peak(0);
+    let parts = &scratch.long_parts;
     let mut i = 0usize;
     while i < n {
+        OutOfMemory::reserve(out, 1)?;
         out.push(parts[i].token);
         i = parts[i].next as usize;
     }
+    Ok(())
 }

@@ -11,7 +11,7 @@ use super::unicode::{
 
 /// Which pre-tokenizer an encoding uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pattern {
+pub(crate) enum Pattern {
     /// o200k_base (and o200k_harmony).
     O200k,
     /// cl100k_base.
@@ -21,7 +21,7 @@ pub enum Pattern {
 }
 
 /// The pieces of `text` under `pattern`.
-pub fn pieces(text: &str, pattern: Pattern) -> Pieces<'_> {
+pub(crate) fn pieces(text: &str, pattern: Pattern) -> Pieces<'_> {
     Pieces {
         text,
         pos: 0,
@@ -30,7 +30,7 @@ pub fn pieces(text: &str, pattern: Pattern) -> Pieces<'_> {
 }
 
 /// Iterator over pre-tokenized pieces.
-pub struct Pieces<'a> {
+pub(crate) struct Pieces<'a> {
     text: &'a str,
     pos: usize,
     pattern: Pattern,

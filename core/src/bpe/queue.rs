@@ -9,12 +9,13 @@
 //! that is consulted first. A binary heap over a megabyte piece instead misses
 //! cache at every level of every operation.
 
+use super::OutOfMemory;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Reusable queue; its buckets keep their capacity from piece to piece.
 #[derive(Debug)]
-pub struct MergeQueue {
+pub(crate) struct MergeQueue {
     /// Whether a rank has come up yet (before that, every push is bucketed).
     started: bool,
     /// The rank that came up last; every bucketed candidate's rank is above it,
@@ -46,8 +47,14 @@ fn rank_of(key: u64) -> u32 {
 }
 
 impl MergeQueue {
+    /// Bytes held by the queue's buffers.
+    pub(crate) fn bytes(&self) -> usize {
+        let keys: usize = self.buckets.iter().map(Vec::capacity).sum();
+        (keys + self.low.capacity()) * std::mem::size_of::<u64>()
+    }
+
     /// Empties the queue.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.started = false;
         self.last = 0;
         self.buckets.iter_mut().for_each(Vec::clear);
@@ -61,23 +68,33 @@ impl MergeQueue {
 
     /// Adds the candidate of merging the part at `start` whose pair has `rank`.
     #[inline]
-    pub fn push(&mut self, rank: u32, start: u32) {
+    pub(crate) fn push(&mut self, rank: u32, start: u32) -> Result<(), OutOfMemory> {
         let key = (u64::from(rank) << 32) | u64::from(start);
         if self.started && rank <= self.last {
+            if self.low.len() == self.low.capacity() {
+                let more = self.low.len().max(16);
+                self.low.try_reserve(more).map_err(|_| OutOfMemory {
+                    bytes: (self.low.len() + more) * std::mem::size_of::<u64>(),
+                })?;
+            }
             self.low.push(Reverse(key));
         } else {
             let b = self.bucket(rank);
+            OutOfMemory::reserve(&mut self.buckets[b], 1)?;
             self.buckets[b].push(key);
         }
+        Ok(())
     }
 
     /// The lowest `(rank, start)`, leftmost on ties; candidates may be stale
     /// (the caller checks them against its parts).
     #[inline]
-    pub fn pop(&mut self) -> Option<(u32, u32)> {
+    pub(crate) fn pop(&mut self) -> Result<Option<(u32, u32)>, OutOfMemory> {
         if !self.started {
             self.started = true;
-            self.refill()?;
+            if !self.refill()? {
+                return Ok(None);
+            }
         }
         let here = self.buckets[0].last().copied();
         let key = match (self.low.peek(), here) {
@@ -94,23 +111,34 @@ impl MergeQueue {
                 here
             }
             (None, None) => {
-                self.refill()?;
-                self.buckets[0].pop()?
+                if !self.refill()? {
+                    return Ok(None);
+                }
+                match self.buckets[0].pop() {
+                    Some(key) => key,
+                    None => return Ok(None),
+                }
             }
         };
-        Some((rank_of(key), key as u32))
+        Ok(Some((rank_of(key), key as u32)))
     }
 
     /// Brings the lowest bucketed rank up into bucket 0, sorted by start, and
     /// spreads the rest of its bucket over the lower buckets (each candidate moves
-    /// down, so at most 32 times).
-    fn refill(&mut self) -> Option<()> {
+    /// down, so at most 32 times). False when the queue is empty.
+    fn refill(&mut self) -> Result<bool, OutOfMemory> {
         if self.buckets[0].is_empty() {
-            let b = (1..33).find(|&b| !self.buckets[b].is_empty())?;
+            let Some(b) = (1..33).find(|&b| !self.buckets[b].is_empty()) else {
+                return Ok(false);
+            };
             let mut keys = std::mem::take(&mut self.buckets[b]);
-            self.last = keys.iter().map(|&k| rank_of(k)).min()?;
+            let Some(last) = keys.iter().map(|&k| rank_of(k)).min() else {
+                return Ok(false);
+            };
+            self.last = last;
             for &k in &keys {
                 let to = self.bucket(rank_of(k));
+                OutOfMemory::reserve(&mut self.buckets[to], 1)?;
                 self.buckets[to].push(k);
             }
             keys.clear();
@@ -118,7 +146,7 @@ impl MergeQueue {
         }
         // Pushed in increasing start order, mostly: nearly sorted already.
         self.buckets[0].sort_unstable_by(|a, b| b.cmp(a));
-        Some(())
+        Ok(true)
     }
 }
 
@@ -127,7 +155,11 @@ mod tests {
     use super::*;
 
     fn drain(q: &mut MergeQueue) -> Vec<(u32, u32)> {
-        std::iter::from_fn(|| q.pop()).collect()
+        std::iter::from_fn(|| q.pop().expect("small queues fit in memory")).collect()
+    }
+
+    fn push(q: &mut MergeQueue, rank: u32, start: u32) {
+        q.push(rank, start).expect("small queues fit in memory");
     }
 
     #[test]
@@ -135,7 +167,7 @@ mod tests {
         let mut q = MergeQueue::default();
         q.reset();
         for (r, s) in [(7, 3), (2, 9), (7, 1), (9_000, 0), (2, 4), (64, 2)] {
-            q.push(r, s);
+            push(&mut q, r, s);
         }
         assert_eq!(
             drain(&mut q),
@@ -147,13 +179,13 @@ mod tests {
     fn a_push_below_the_cursor_comes_out_next() {
         let mut q = MergeQueue::default();
         q.reset();
-        q.push(100, 5);
-        q.push(100, 1);
-        q.push(200, 0);
-        assert_eq!(q.pop(), Some((100, 1)));
-        q.push(50, 8); // below the last key popped
-        q.push(100, 0); // at the popped rank, left of what is pending
-        q.push(150, 2);
+        push(&mut q, 100, 5);
+        push(&mut q, 100, 1);
+        push(&mut q, 200, 0);
+        assert_eq!(q.pop().unwrap(), Some((100, 1)));
+        push(&mut q, 50, 8); // below the last key popped
+        push(&mut q, 100, 0); // at the popped rank, left of what is pending
+        push(&mut q, 150, 2);
         assert_eq!(
             drain(&mut q),
             vec![(50, 8), (100, 0), (100, 5), (150, 2), (200, 0)]
@@ -165,12 +197,12 @@ mod tests {
         let mut q = MergeQueue::default();
         q.reset();
         for r in (0..5_000).step_by(7) {
-            q.push(r, r);
+            push(&mut q, r, r);
         }
-        assert_eq!(q.pop(), Some((0, 0)));
+        assert_eq!(q.pop().unwrap(), Some((0, 0)));
         q.reset();
-        assert_eq!(q.pop(), None);
-        q.push(4_999, 1);
+        assert_eq!(q.pop().unwrap(), None);
+        push(&mut q, 4_999, 1);
         assert_eq!(drain(&mut q), vec![(4_999, 1)]);
     }
 }

@@ -7,33 +7,33 @@ use std::sync::LazyLock;
 include!(concat!(env!("OUT_DIR"), "/unicode_classes.rs"));
 
 /// `\p{L}`.
-pub const LETTER: u16 = 1;
+pub(crate) const LETTER: u16 = 1;
 /// `\p{N}`.
-pub const NUMBER: u16 = 1 << 1;
+pub(crate) const NUMBER: u16 = 1 << 1;
 /// `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`.
-pub const UPPERISH: u16 = 1 << 2;
+pub(crate) const UPPERISH: u16 = 1 << 2;
 /// `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`.
-pub const LOWERISH: u16 = 1 << 3;
+pub(crate) const LOWERISH: u16 = 1 << 3;
 /// `\s` (White_Space).
-pub const SPACE: u16 = 1 << 4;
+pub(crate) const SPACE: u16 = 1 << 4;
 /// Case-insensitive `s` (`s`, `S`, `ſ`).
-pub const FOLD_S: u16 = 1 << 5;
+pub(crate) const FOLD_S: u16 = 1 << 5;
 /// Case-insensitive `t`.
-pub const FOLD_T: u16 = 1 << 6;
+pub(crate) const FOLD_T: u16 = 1 << 6;
 /// Case-insensitive `d`.
-pub const FOLD_D: u16 = 1 << 7;
+pub(crate) const FOLD_D: u16 = 1 << 7;
 /// Case-insensitive `m`.
-pub const FOLD_M: u16 = 1 << 8;
+pub(crate) const FOLD_M: u16 = 1 << 8;
 /// Case-insensitive `l`.
-pub const FOLD_L: u16 = 1 << 9;
+pub(crate) const FOLD_L: u16 = 1 << 9;
 /// Case-insensitive `v`.
-pub const FOLD_V: u16 = 1 << 10;
+pub(crate) const FOLD_V: u16 = 1 << 10;
 /// Case-insensitive `e`.
-pub const FOLD_E: u16 = 1 << 11;
+pub(crate) const FOLD_E: u16 = 1 << 11;
 /// Case-insensitive `r`.
-pub const FOLD_R: u16 = 1 << 12;
+pub(crate) const FOLD_R: u16 = 1 << 12;
 /// `\d` (Unicode `Nd`), for the attachment-header patterns.
-pub const DIGIT: u16 = 1 << 13;
+pub(crate) const DIGIT: u16 = 1 << 13;
 
 /// Class bits of every BMP code point, expanded from the range table on first
 /// use (tens of microseconds) rather than shipped: 128 KiB less to download.
@@ -47,7 +47,7 @@ static BMP: LazyLock<Box<[u16]>> = LazyLock::new(|| {
 
 /// The class bits of `c`.
 #[inline]
-pub fn class(c: char) -> u16 {
+pub(crate) fn class(c: char) -> u16 {
     let cp = c as u32;
     if cp <= 0xFFFF {
         return BMP[cp as usize];
