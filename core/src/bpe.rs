@@ -129,10 +129,9 @@ impl Encoder {
         let memoise = text.len() >= MEMO_FROM && text.len() <= u32::MAX as usize;
         let bytes = text.as_bytes();
         let mut at = 0usize;
-        for piece in pretokenize::pieces(text, self.pattern) {
+        for pb in pretokenize::pieces(text, self.pattern) {
             let start = at;
-            at += piece.len();
-            let pb = piece.as_bytes();
+            at += pb.len();
             let probe = if memoise && pb.len() <= memo::MAX_PIECE {
                 match memo.get(bytes, start, pb)? {
                     Ok(hit) => {

@@ -1,6 +1,7 @@
 //! Unicode classes the pre-tokenizers test, from a range table generated at
 //! build time out of regex-syntax's tables (the ones tiktoken's regexes use).
-//! Lookups are a table index for the BMP and a binary search above it.
+//! Lookups are a constant table for ASCII, a table built on first use for the
+//! rest of the BMP, and a binary search above it.
 
 use std::sync::LazyLock;
 
@@ -35,6 +36,22 @@ pub(crate) const FOLD_R: u16 = 1 << 12;
 /// `\d` (Unicode `Nd`), for the attachment-header patterns.
 pub(crate) const DIGIT: u16 = 1 << 13;
 
+/// Class bits of the ASCII code points, computed at compile time from the same ranges.
+pub(crate) static ASCII: [u16; 128] = {
+    let mut table = [0u16; 128];
+    let mut i = 0;
+    while i < CLASS_RANGES.len() {
+        let (first, last, mask) = CLASS_RANGES[i];
+        let mut c = first;
+        while c <= last && c < 128 {
+            table[c as usize] = mask;
+            c += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
 /// Class bits of every BMP code point, expanded from the range table on first
 /// use (tens of microseconds) rather than shipped: 128 KiB less to download.
 static BMP: LazyLock<Box<[u16]>> = LazyLock::new(|| {
@@ -49,6 +66,9 @@ static BMP: LazyLock<Box<[u16]>> = LazyLock::new(|| {
 #[inline]
 pub(crate) fn class(c: char) -> u16 {
     let cp = c as u32;
+    if cp < 128 {
+        return ASCII[cp as usize];
+    }
     if cp <= 0xFFFF {
         return BMP[cp as usize];
     }
@@ -81,6 +101,13 @@ mod tests {
             if let Some(c) = char::from_u32(cp) {
                 assert_eq!(class(c), search(cp), "U+{cp:04X}");
             }
+        }
+    }
+
+    #[test]
+    fn the_ascii_table_agrees_with_the_ranges() {
+        for cp in 0..128u32 {
+            assert_eq!(ASCII[cp as usize], search(cp), "U+{cp:04X}");
         }
     }
 
