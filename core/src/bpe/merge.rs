@@ -106,7 +106,9 @@ pub(crate) fn merge(
     out: &mut Vec<u32>,
     scratch: &mut Scratch,
 ) -> Result<(), OutOfMemory> {
-    if bytes.len() <= SCAN_LIMIT {
+    if bytes.len() <= SMALL {
+        small_merge(vocab, bytes, out, &mut scratch.pairs)
+    } else if bytes.len() <= SCAN_LIMIT {
         scan_merge(vocab, bytes, out, scratch)
     } else {
         queue_merge(vocab, bytes, out, scratch)
@@ -182,6 +184,69 @@ impl CompatCache {
         let key = ((u64::from(left) + 1) << 32) | u64::from(right);
         self.slots[Self::slot(key)] = (key, answer);
     }
+}
+
+/// Pieces up to this many bytes are scanned in fixed arrays on the stack.
+const SMALL: usize = 32;
+
+/// tiktoken's scan over at most [`SMALL`] bytes, as arrays of starts, tokens and pair ranks.
+fn small_merge(
+    vocab: &Vocabulary,
+    piece: &[u8],
+    out: &mut Vec<u32>,
+    pairs: &mut PairCache,
+) -> Result<(), OutOfMemory> {
+    let n = piece.len();
+    // Part k covers piece[start[k]..start[k + 1]]; rank[k] is the rank of merging parts k and k + 1.
+    let mut start = [0u8; SMALL + 1];
+    let mut token = [NONE; SMALL];
+    let mut rank = [NONE; SMALL];
+    for (k, &b) in piece.iter().enumerate() {
+        start[k] = k as u8;
+        token[k] = vocab.byte_rank(b);
+    }
+    start[n] = n as u8;
+    for k in 0..n.saturating_sub(1) {
+        rank[k] = vocab.pair_rank(piece[k], piece[k + 1]);
+    }
+    let mut len = n;
+    loop {
+        let mut best = (NONE, 0usize);
+        for (k, &r) in rank[..len.saturating_sub(1)].iter().enumerate() {
+            if r < best.0 {
+                best = (r, k);
+            }
+        }
+        let (r, i) = best;
+        if r == NONE {
+            break;
+        }
+        // Part i absorbs part i + 1.
+        token[i] = r;
+        for k in i + 1..len - 1 {
+            start[k] = start[k + 1];
+            token[k] = token[k + 1];
+            rank[k] = rank[k + 1];
+        }
+        start[len - 1] = start[len];
+        len -= 1;
+        rank[len - 1..].fill(NONE);
+        let pair = |k: usize, pairs: &mut PairCache| {
+            if k + 1 < len {
+                let (a, b) = (usize::from(start[k]), usize::from(start[k + 2]));
+                pairs.rank(vocab, token[k], token[k + 1], piece, a, b)
+            } else {
+                NONE
+            }
+        };
+        if i > 0 {
+            rank[i - 1] = pair(i - 1, pairs);
+        }
+        rank[i] = pair(i, pairs);
+    }
+    OutOfMemory::reserve(out, len)?;
+    out.extend_from_slice(&token[..len]);
+    Ok(())
 }
 
 /// A part of a short piece: where it starts, its token, and the rank of merging it with the next.

@@ -31,38 +31,66 @@ impl std::fmt::Debug for Vocabulary {
 }
 
 #[inline]
+fn u32_at(b: &[u8], i: usize) -> u64 {
+    b.get(i..)
+        .and_then(<[u8]>::first_chunk::<4>)
+        .map_or(0, |c| u64::from(u32::from_le_bytes(*c)))
+}
+
+#[inline]
+fn u64_at(b: &[u8], i: usize) -> u64 {
+    b.get(i..)
+        .and_then(<[u8]>::first_chunk::<8>)
+        .map_or(0, |c| u64::from_le_bytes(*c))
+}
+
+/// Two words that together hold every byte of a slice of up to 16 bytes
+/// (overlapping loads from both ends, no loop); longer slices fold 8-byte chunks.
+#[inline]
+fn words(bytes: &[u8]) -> (u64, u64) {
+    let n = bytes.len();
+    match n {
+        0 => (0, 0),
+        1..=3 => (
+            u64::from(bytes[0]) | u64::from(bytes[n / 2]) << 8 | u64::from(bytes[n - 1]) << 16,
+            0,
+        ),
+        4..=8 => (u32_at(bytes, 0), u32_at(bytes, n - 4)),
+        9..=16 => (u64_at(bytes, 0), u64_at(bytes, n - 8)),
+        _ => {
+            const K: u64 = 0x9E37_79B9_7F4A_7C15;
+            let mut h = 0u64;
+            let mut chunks = bytes.chunks_exact(8);
+            for c in &mut chunks {
+                h = (h.rotate_left(23) ^ u64_at(c, 0)).wrapping_mul(K);
+            }
+            (h, u64_at(bytes, n - 8))
+        }
+    }
+}
+
+/// The hash of a token's bytes (the rank table's and the piece memo's).
+#[inline]
 pub(crate) fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        // Little-endian, zero-padded; a byte loop rather than a copy (no memcpy call).
-        let w = rest
-            .iter()
-            .enumerate()
-            .fold(0u64, |w, (i, &b)| w | u64::from(b) << (8 * i));
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-    }
+    let (a, b) = words(bytes);
+    let h = (a ^ 0x517c_c1b7_2722_0a95).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (b ^ bytes.len() as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     h ^ (h >> 29)
 }
 
-/// Byte equality of short slices, eight bytes at a time: inline, where slice
-/// equality calls `memcmp` (a byte loop in wasm, a call natively).
+/// Byte equality of short slices: inline, where slice equality calls `memcmp`
+/// (a byte loop in wasm, a call natively).
 #[inline]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
+    if a.len() <= 16 {
+        return words(a) == words(b);
+    }
     let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
     for (p, q) in (&mut x).zip(&mut y) {
-        let p = u64::from_le_bytes([p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]);
-        let q = u64::from_le_bytes([q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]]);
-        if p != q {
+        if u64_at(p, 0) != u64_at(q, 0) {
             return false;
         }
     }

@@ -81,6 +81,8 @@ fn windows(
     let mut before: Option<u32> = None;
     let mut pos = 0usize;
     let mut back = 0usize;
+    // Where in the piece `window`'s tokens were merged from.
+    let mut last_bytes: Option<(usize, usize)> = None;
     while pos < n {
         let end = (pos + shape.window).min(n);
         if end - pos > budget {
@@ -88,9 +90,15 @@ fn windows(
             return Ok(false);
         }
         budget -= end - pos;
-        window.clear();
-        merge(vocab, &piece[pos..end], window, scratch)?;
-        scratch.stats.windows += 1;
+        let bytes = &piece[pos..end];
+        // A run of one byte (or any repeating content) gives the same window again: keep its tokens.
+        let same = last_bytes.is_some_and(|(a, b)| piece[a..b] == *bytes);
+        if !same {
+            window.clear();
+            merge(vocab, bytes, window, scratch)?;
+            scratch.stats.windows += 1;
+            last_bytes = Some((pos, end));
+        }
         let first = window[0];
         if let Some(last) = recent.last().copied().or(before) {
             if !scratch.compatible(vocab, last, first)? {
