@@ -21,6 +21,9 @@ pub(crate) struct Scratch {
     queue: MergeQueue,
     pairs: PairCache,
     compatible: CompatCache,
+    /// The two tokens' bytes and their merge, for [`Scratch::compatible`].
+    compat_bytes: Vec<u8>,
+    compat_out: Vec<u32>,
     /// Buffers of the windowed merge (taken out while it runs).
     pub(crate) window: Vec<u32>,
     pub(crate) recent: Vec<u32>,
@@ -82,18 +85,19 @@ impl Scratch {
         if let Some(known) = self.compatible.get(left, right) {
             return Ok(known);
         }
-        let mut both = [0u8; 2 * 255];
         let (a, b) = (vocab.token_bytes(left), vocab.token_bytes(right));
-        let n = a.len() + b.len();
-        let Some(buf) = both.get_mut(..n) else {
-            return Ok(false); // no token is this long: not two tokens of this vocabulary
-        };
-        buf[..a.len()].copy_from_slice(a);
-        buf[a.len()..].copy_from_slice(b);
-        let mut out = Vec::new();
-        OutOfMemory::reserve(&mut out, n)?;
-        merge(vocab, buf, &mut out, self)?;
+        let mut both = std::mem::take(&mut self.compat_bytes);
+        let mut out = std::mem::take(&mut self.compat_out);
+        both.clear();
+        out.clear();
+        OutOfMemory::reserve(&mut both, a.len() + b.len())?;
+        both.extend_from_slice(a);
+        both.extend_from_slice(b);
+        let merged = merge(vocab, &both, &mut out, self);
         let ok = out == [left, right];
+        self.compat_bytes = both;
+        self.compat_out = out;
+        merged?;
         self.compatible.put(left, right, ok);
         Ok(ok)
     }
@@ -286,16 +290,12 @@ fn scan_merge(
     let pairs = &mut scratch.pairs;
     parts.clear();
     OutOfMemory::reserve(parts, n + 1)?;
-    let mut min = (NONE, usize::MAX);
     for i in 0..n {
         let rank = if i + 1 < n {
             vocab.pair_rank(piece[i], piece[i + 1])
         } else {
             NONE
         };
-        if rank < min.0 {
-            min = (rank, i);
-        }
         parts.push(ScanPart {
             start: i as u32,
             token: vocab.byte_rank(piece[i]),
@@ -307,6 +307,21 @@ fn scan_merge(
         token: NONE,
         rank: NONE,
     });
+    scan_parts(vocab, piece, parts, pairs);
+    let tokens = &parts[..parts.len() - 1];
+    OutOfMemory::reserve(out, tokens.len())?;
+    out.extend(tokens.iter().map(|p| p.token));
+    Ok(())
+}
+
+/// tiktoken's scan over `parts` (the last one a sentinel at the piece's end), ranks filled in.
+fn scan_parts(vocab: &Vocabulary, piece: &[u8], parts: &mut Vec<ScanPart>, pairs: &mut PairCache) {
+    let mut min = (NONE, usize::MAX);
+    for (j, p) in parts[..parts.len() - 1].iter().enumerate() {
+        if p.rank < min.0 {
+            min = (p.rank, j);
+        }
+    }
     while min.0 != NONE {
         let i = min.1;
         // Part i absorbs part i + 1 and becomes token `min.0`.
@@ -324,10 +339,6 @@ fn scan_merge(
             }
         }
     }
-    let tokens = &parts[..parts.len() - 1];
-    OutOfMemory::reserve(out, tokens.len())?;
-    out.extend(tokens.iter().map(|p| p.token));
-    Ok(())
 }
 
 /// One part of a piece being merged, kept together so one cache line serves a merge.
