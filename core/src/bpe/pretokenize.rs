@@ -325,6 +325,9 @@ fn o200k_ascii(s: &str, p: usize) -> Option<usize> {
         }
         return (i == p + 3 || kind(b, i) & K_HIGH == 0).then_some(i);
     }
+    if k0 & K_SPACE != 0 && !(b[p] == b' ' && k1 & K_PUNCT != 0) {
+        return ascii_space(b, p);
+    }
     // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
     let start = if k0 & K_PUNCT != 0 {
         p
@@ -344,6 +347,28 @@ fn o200k_ascii(s: &str, p: usize) -> Option<usize> {
         i += 1;
     }
     Some(i)
+}
+
+/// A run of ASCII whitespace at `p` not followed by a non-ASCII byte: `\s*[\r\n]+`,
+/// `\s+(?!\S)` or `\s+`, as [`space_run`] and [`space_before_word`] decide them.
+#[inline]
+fn ascii_space(b: &[u8], p: usize) -> Option<usize> {
+    let mut i = p;
+    let mut last_nl_end = None;
+    while kind(b, i) & K_SPACE != 0 {
+        i += 1;
+        if matches!(b[i - 1], b'\r' | b'\n') {
+            last_nl_end = Some(i);
+        }
+    }
+    if kind(b, i) & K_HIGH != 0 {
+        return None; // the run may go on in non-ASCII whitespace
+    }
+    Some(match last_nl_end {
+        Some(e) => e,
+        None if i == b.len() => i,
+        None => space_before_word(i, i - 1, i - p),
+    })
 }
 
 fn o200k_next(s: &str, p: usize) -> usize {
