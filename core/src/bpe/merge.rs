@@ -16,6 +16,7 @@ const NONE: u32 = u32::MAX;
 /// Reusable buffers for merging, so encoding a text allocates once.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
+    small: SmallParts,
     parts: Vec<ScanPart>,
     long_parts: Vec<Part>,
     queue: MergeQueue,
@@ -111,7 +112,7 @@ pub(crate) fn merge(
     scratch: &mut Scratch,
 ) -> Result<(), OutOfMemory> {
     if bytes.len() <= SMALL {
-        small_merge(vocab, bytes, out, &mut scratch.pairs)
+        small_merge(vocab, bytes, out, &mut scratch.small, &mut scratch.pairs)
     } else if bytes.len() <= SCAN_LIMIT {
         scan_merge(vocab, bytes, out, scratch)
     } else {
@@ -193,18 +194,36 @@ impl CompatCache {
 /// Pieces up to this many bytes are scanned in fixed arrays on the stack.
 const SMALL: usize = 32;
 
-/// tiktoken's scan over at most [`SMALL`] bytes, as arrays of starts, tokens and pair ranks.
+/// The parts of a piece of at most [`SMALL`] bytes: part k covers
+/// `piece[start[k]..start[k + 1]]`, and `rank[k]` is the rank of merging parts
+/// k and k + 1. Kept in the scratch so that a call fills only what it uses.
+#[derive(Debug)]
+struct SmallParts {
+    start: [u8; SMALL + 1],
+    token: [u32; SMALL],
+    rank: [u32; SMALL],
+}
+
+impl Default for SmallParts {
+    fn default() -> Self {
+        SmallParts {
+            start: [0; SMALL + 1],
+            token: [NONE; SMALL],
+            rank: [NONE; SMALL],
+        }
+    }
+}
+
+/// tiktoken's scan over at most [`SMALL`] bytes, in fixed arrays.
 fn small_merge(
     vocab: &Vocabulary,
     piece: &[u8],
     out: &mut Vec<u32>,
+    parts: &mut SmallParts,
     pairs: &mut PairCache,
 ) -> Result<(), OutOfMemory> {
     let n = piece.len();
-    // Part k covers piece[start[k]..start[k + 1]]; rank[k] is the rank of merging parts k and k + 1.
-    let mut start = [0u8; SMALL + 1];
-    let mut token = [NONE; SMALL];
-    let mut rank = [NONE; SMALL];
+    let SmallParts { start, token, rank } = parts;
     for (k, &b) in piece.iter().enumerate() {
         start[k] = k as u8;
         token[k] = vocab.byte_rank(b);
@@ -212,6 +231,9 @@ fn small_merge(
     start[n] = n as u8;
     for k in 0..n.saturating_sub(1) {
         rank[k] = vocab.pair_rank(piece[k], piece[k + 1]);
+    }
+    if let Some(last) = rank.get_mut(n.saturating_sub(1)) {
+        *last = NONE;
     }
     let mut len = n;
     loop {
@@ -234,7 +256,7 @@ fn small_merge(
         }
         start[len - 1] = start[len];
         len -= 1;
-        rank[len - 1..].fill(NONE);
+        rank[len - 1] = NONE;
         let pair = |k: usize, pairs: &mut PairCache| {
             if k + 1 < len {
                 let (a, b) = (usize::from(start[k]), usize::from(start[k + 2]));
