@@ -7,8 +7,8 @@
 //!   (`tables`), embedded with `include_bytes!`; start-up only fills an
 //!   open-addressing table of ranks (O(vocabulary), `vocab`).
 //! - Pre-tokenization is hand-written (`pretokenize`) instead of a regex.
-//! - Merging follows tiktoken's rule: a scan for short pieces, a radix heap
-//!   for longer ones (`merge`, `queue`), with per-call memos of pieces
+//! - Merging follows tiktoken's rule: a scan for short pieces, a tournament
+//!   tree for longer ones (`merge`), with per-call memos of pieces
 //!   (`memo`) and of pairs; pieces longer than a window are merged window by
 //!   window with checked junctions (`window`), so one count's working memory
 //!   stays bounded whatever the text.
@@ -20,7 +20,6 @@
 mod memo;
 mod merge;
 pub(crate) mod pretokenize;
-mod queue;
 mod sink;
 mod tables;
 pub(crate) mod unicode;

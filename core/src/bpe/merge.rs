@@ -1,11 +1,10 @@
 //! Byte-pair merging of one piece, exactly as tiktoken merges: repeatedly the
 //! adjacent pair with the lowest rank, the leftmost on ties. Short pieces use
-//! tiktoken's own quadratic scan (fastest for them); longer ones a radix heap
-//! over a linked list of parts ([`super::queue`]). Pieces longer than a window
+//! tiktoken's own quadratic scan (fastest for them); longer ones a tournament
+//! tree over a linked list of parts (`MinTree`). Pieces longer than a window
 //! are merged window by window ([`super::window`]), so that their working
 //! memory does not grow with them.
 
-use super::queue::MergeQueue;
 use super::vocab::Vocabulary;
 use super::OutOfMemory;
 
@@ -19,7 +18,7 @@ pub(crate) struct Scratch {
     small: SmallParts,
     parts: Vec<ScanPart>,
     long_parts: Vec<Part>,
-    queue: MergeQueue,
+    tree: MinTree,
     pairs: PairCache,
     compatible: CompatCache,
     /// The two tokens' bytes and their merge, for [`Scratch::compatible`].
@@ -65,7 +64,7 @@ impl Scratch {
         use std::mem::size_of;
         self.parts.capacity() * size_of::<ScanPart>()
             + self.long_parts.capacity() * size_of::<Part>()
-            + self.queue.bytes()
+            + self.tree.nodes.capacity() * size_of::<u64>()
             + self.pairs.slots.capacity() * size_of::<(u64, u32)>()
             + self.compatible.slots.capacity() * size_of::<(u64, bool)>()
             + (self.window.capacity() + self.recent.capacity()) * size_of::<u32>()
@@ -116,7 +115,7 @@ pub(crate) fn merge(
     } else if bytes.len() <= SCAN_LIMIT {
         scan_merge(vocab, bytes, out, scratch)
     } else {
-        queue_merge(vocab, bytes, out, scratch)
+        tree_merge(vocab, bytes, out, scratch)
     }
 }
 
@@ -363,15 +362,13 @@ fn scan_parts(vocab: &Vocabulary, piece: &[u8], parts: &mut Vec<ScanPart>, pairs
     }
 }
 
-/// One part of a piece being merged, kept together so one cache line serves a merge.
+/// One part of a piece being merged: its neighbours and its token.
 #[derive(Clone, Copy)]
 struct Part {
-    /// Start of the next live part (`n` = none; dead parts point at `n` too).
+    /// Start of the next live part (`n` = none).
     next: u32,
     /// Start of the previous live part (`NONE` = none).
     prev: u32,
-    /// Rank of merging this part with its successor (`NONE` = not a token).
-    rank: u32,
     /// This part's token.
     token: u32,
 }
@@ -382,7 +379,70 @@ impl std::fmt::Debug for Part {
     }
 }
 
-fn queue_merge(
+/// A tournament tree over the parts' merge candidates: leaf `i` holds
+/// `rank << 32 | i` for the pair that starts at part `i` (or `EMPTY`), every
+/// inner node the smaller of its children, so the root is the lowest rank,
+/// leftmost on ties — tiktoken's choice — and a change costs one path to the root.
+#[derive(Debug, Default)]
+struct MinTree {
+    /// Number of leaves (a power of two); node `k` has children `2k` and `2k + 1`.
+    leaves: usize,
+    nodes: Vec<u64>,
+}
+
+const EMPTY: u64 = u64::MAX;
+
+impl MinTree {
+    /// A tree of `n` leaves set from `key(i)`.
+    fn build(&mut self, n: usize, key: impl Fn(usize) -> u64) -> Result<(), OutOfMemory> {
+        self.leaves = n.next_power_of_two().max(2);
+        if self.nodes.len() != 2 * self.leaves {
+            self.nodes.clear();
+            OutOfMemory::reserve(&mut self.nodes, 2 * self.leaves)?;
+            self.nodes.resize(2 * self.leaves, EMPTY);
+        }
+        let leaves = &mut self.nodes[self.leaves..];
+        for (i, leaf) in leaves.iter_mut().enumerate() {
+            *leaf = if i < n { key(i) } else { EMPTY };
+        }
+        for k in (1..self.leaves).rev() {
+            self.nodes[k] = self.nodes[2 * k].min(self.nodes[2 * k + 1]);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn min(&self) -> u64 {
+        self.nodes[1]
+    }
+
+    /// Sets leaf `i` and the minima above it (stopping where they do not change).
+    #[inline]
+    fn set(&mut self, i: usize, key: u64) {
+        let mut k = self.leaves + i;
+        self.nodes[k] = key;
+        while k > 1 {
+            let m = self.nodes[k].min(self.nodes[k ^ 1]);
+            k >>= 1;
+            if self.nodes[k] == m {
+                break;
+            }
+            self.nodes[k] = m;
+        }
+    }
+}
+
+#[inline]
+fn candidate(rank: u32, i: usize) -> u64 {
+    if rank == NONE {
+        EMPTY
+    } else {
+        (u64::from(rank) << 32) | i as u64
+    }
+}
+
+/// BPE over a linked list of parts, the next merge always the root of a [`MinTree`].
+fn tree_merge(
     vocab: &Vocabulary,
     piece: &[u8],
     out: &mut Vec<u32>,
@@ -391,66 +451,55 @@ fn queue_merge(
     let n = piece.len();
     let end = n as u32;
     let parts = &mut scratch.long_parts;
-    let queue = &mut scratch.queue;
+    let tree = &mut scratch.tree;
     let pairs = &mut scratch.pairs;
     parts.clear();
     OutOfMemory::reserve(parts, n)?;
     parts.extend((0..n).map(|i| Part {
         next: i as u32 + 1,
         prev: (i as u32).wrapping_sub(1),
-        rank: if i + 1 < n {
-            vocab.pair_rank(piece[i], piece[i + 1])
-        } else {
-            NONE
-        },
         token: vocab.byte_rank(piece[i]),
     }));
-    queue.reset();
-    for (i, p) in parts.iter().enumerate() {
-        if p.rank != NONE {
-            queue.push(p.rank, i as u32)?;
+    tree.build(n, |i| {
+        if i + 1 < n {
+            candidate(vocab.pair_rank(piece[i], piece[i + 1]), i)
+        } else {
+            EMPTY
         }
-    }
-    // Rank of merging part `i` with its successor (which it must have).
-    let pair_at = |parts: &[Part], pairs: &mut PairCache, i: usize| -> u32 {
+    })?;
+    // Rank of merging part `i` with its successor, if it has one.
+    let pair_at = |parts: &[Part], pairs: &mut PairCache, i: usize| -> u64 {
         let j = parts[i].next as usize;
-        let end = (parts[j].next as usize).min(n);
-        pairs.rank(vocab, parts[i].token, parts[j].token, piece, i, end)
-    };
-    while let Some((r, i)) = queue.pop()? {
-        let i = i as usize;
-        let part = parts[i];
-        if part.rank != r || part.next >= end {
-            continue; // stale entry
+        if j >= n {
+            return EMPTY;
         }
-        // Merge part i with its successor j.
-        let j = part.next as usize;
+        let end = (parts[j].next as usize).min(n);
+        candidate(
+            pairs.rank(vocab, parts[i].token, parts[j].token, piece, i, end),
+            i,
+        )
+    };
+    loop {
+        let key = tree.min();
+        if key == EMPTY {
+            break;
+        }
+        let (r, i) = ((key >> 32) as u32, key as u32 as usize);
+        // Part i absorbs its successor j and becomes token r.
+        let j = parts[i].next as usize;
         let k = parts[j].next;
-        parts[j] = Part {
-            next: end,
-            prev: NONE,
-            rank: NONE,
-            token: NONE,
-        };
         parts[i].next = k;
         parts[i].token = r;
         if k < end {
             parts[k as usize].prev = i as u32;
-            let r = pair_at(parts, pairs, i);
-            parts[i].rank = r;
-            if r != NONE {
-                queue.push(r, i as u32)?;
-            }
-        } else {
-            parts[i].rank = NONE;
         }
-        if part.prev != NONE {
-            let p = part.prev as usize;
-            let r = pair_at(parts, pairs, p);
-            parts[p].rank = r;
-            if r != NONE {
-                queue.push(r, p as u32)?;
-            }
+        tree.set(j, EMPTY);
+        let here = pair_at(parts, pairs, i);
+        tree.set(i, here);
+        let p = parts[i].prev;
+        if p != NONE {
+            let before = pair_at(parts, pairs, p as usize);
+            tree.set(p as usize, before);
         }
     }
     scratch.note_peak(0);

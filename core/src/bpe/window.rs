@@ -32,9 +32,9 @@ pub(crate) struct Shape {
     pub(crate) margin: usize,
 }
 
-/// The shape the encoders use: a window's parts and queue fit in the L2 cache.
+/// The shape the encoders use: a window's parts and tree fit in the L2 cache.
 pub(crate) const SHAPE: Shape = Shape {
-    window: 8192,
+    window: 4096,
     margin: 128,
 };
 
