@@ -124,7 +124,7 @@ impl Encoder {
         scratch: &mut merge::Scratch,
     ) -> Result<(), OutOfMemory> {
         let mut tokens: Vec<u32> = Vec::new();
-        let mut memo = memo::PieceMemo::default();
+        let mut memo = memo::PieceMemo::for_text(text.len());
         let memoise = text.len() >= MEMO_FROM && text.len() <= u32::MAX as usize;
         let bytes = text.as_bytes();
         let mut at = 0usize;

@@ -13,7 +13,10 @@ use super::OutOfMemory;
 /// Pieces up to this many bytes are memoised.
 pub(crate) const MAX_PIECE: usize = 64;
 const SHORT: usize = 16;
+/// Slots of the memo of a text shorter than [`LARGE_TEXT`] bytes, and of a longer one.
 const WAYS: usize = 1 << 13;
+const LARGE_WAYS: usize = 1 << 15;
+const LARGE_TEXT: usize = 1 << 18;
 /// The arena is dropped (with every entry that points into it) past this many tokens.
 const ARENA_LIMIT: usize = 1 << 20;
 
@@ -35,6 +38,8 @@ struct Slot {
 pub(crate) struct PieceMemo {
     slots: Vec<Slot>,
     arena: Vec<u32>,
+    /// Slots to make on first use (a power of two).
+    ways: usize,
 }
 
 /// A probe's key: the piece packed (short) or its position (long), and the slot.
@@ -45,16 +50,15 @@ pub(crate) struct Probe {
     slot: usize,
 }
 
-#[inline]
-fn pack(piece: &[u8]) -> [u64; 2] {
-    let mut key = [0u64; 2];
-    for (i, &b) in piece.iter().enumerate() {
-        key[i / 8] |= u64::from(b) << (8 * (i % 8));
-    }
-    key
-}
-
 impl PieceMemo {
+    /// The memo for a text of `len` bytes: a megabyte of prose has tens of thousands of distinct words.
+    pub(crate) fn for_text(len: usize) -> Self {
+        PieceMemo {
+            ways: if len >= LARGE_TEXT { LARGE_WAYS } else { WAYS },
+            ..PieceMemo::default()
+        }
+    }
+
     /// Looks `piece` (at byte `start` of `text`) up: its tokens on a hit, else the probe to store them with.
     #[inline]
     pub(crate) fn get(
@@ -64,19 +68,22 @@ impl PieceMemo {
         piece: &[u8],
     ) -> Result<Result<&[u32], Probe>, OutOfMemory> {
         if self.slots.is_empty() {
-            OutOfMemory::reserve(&mut self.slots, WAYS)?;
-            self.slots.resize(WAYS, Slot::default());
+            let ways = self.ways.max(WAYS);
+            OutOfMemory::reserve(&mut self.slots, ways)?;
+            self.slots.resize(ways, Slot::default());
         }
         let len = piece.len() as u32;
         let (key, h) = if piece.len() <= SHORT {
-            let key = pack(piece);
+            // Two words holding every byte: with the length, an exact key.
+            let (a, b) = super::vocab::words(piece);
+            let key = [a, b];
             let h = (key[0] ^ key[1].rotate_left(29) ^ u64::from(len))
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15);
             (key, h)
         } else {
             ([start as u64, 0], super::vocab::hash(piece))
         };
-        let slot = (h >> 40) as usize & (WAYS - 1);
+        let slot = (h >> 40) as usize & (self.slots.len() - 1);
         let s = self.slots[slot];
         let hit = s.len == len
             && if piece.len() <= SHORT {

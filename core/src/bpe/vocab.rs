@@ -47,7 +47,7 @@ fn u64_at(b: &[u8], i: usize) -> u64 {
 /// Two words that together hold every byte of a slice of up to 16 bytes
 /// (overlapping loads from both ends, no loop); longer slices fold 8-byte chunks.
 #[inline]
-fn words(bytes: &[u8]) -> (u64, u64) {
+pub(crate) fn words(bytes: &[u8]) -> (u64, u64) {
     let n = bytes.len();
     match n {
         0 => (0, 0),
