@@ -69,6 +69,18 @@ pub struct Encoder {
 
 /// Below this many bytes a text is counted without the piece memo (its table would cost more).
 const MEMO_FROM: usize = 4096;
+/// Bytes of text encoded per call of `Encoder::run_span`.
+const SPAN: usize = 16 << 10;
+
+/// What encoding one text carries from span to span.
+struct RunState {
+    /// The tokens of the piece being merged.
+    tokens: Vec<u32>,
+    memo: memo::PieceMemo,
+    memoise: bool,
+    /// Where the next piece starts.
+    at: usize,
+}
 
 impl Encoder {
     fn new(tokens: Tokens, pattern: Pattern) -> Self {
@@ -123,15 +135,51 @@ impl Encoder {
         sink: &mut impl Sink,
         scratch: &mut merge::Scratch,
     ) -> Result<(), OutOfMemory> {
-        let mut tokens: Vec<u32> = Vec::new();
-        let mut memo = memo::PieceMemo::for_text(text.len());
-        let memoise = text.len() >= MEMO_FROM && text.len() <= u32::MAX as usize;
+        let mut state = RunState {
+            tokens: Vec::new(),
+            memo: memo::PieceMemo::for_text(text.len()),
+            memoise: text.len() >= MEMO_FROM && text.len() <= u32::MAX as usize,
+            at: 0,
+        };
+        let mut pieces = pretokenize::pieces(text, self.pattern);
+        while state.at < text.len() {
+            let until = state.at + SPAN;
+            self.run_span(text, &mut pieces, until, &mut state, sink, scratch)?;
+        }
+        let held = state.memo.bytes() + state.tokens.capacity() * std::mem::size_of::<u32>();
+        scratch.note_peak(held);
+        Ok(())
+    }
+
+    /// Encodes the pieces that start before byte `until`. A call of its own
+    /// (not inlined into [`Self::run`]) so that a JIT that compiles a wasm
+    /// function better after its first calls (V8's tiering) speeds up the rest
+    /// of a long text, not only the next one.
+    #[inline(never)]
+    fn run_span(
+        &self,
+        text: &str,
+        pieces: &mut pretokenize::Pieces<'_>,
+        until: usize,
+        state: &mut RunState,
+        sink: &mut impl Sink,
+        scratch: &mut merge::Scratch,
+    ) -> Result<(), OutOfMemory> {
         let bytes = text.as_bytes();
-        let mut at = 0usize;
-        for pb in pretokenize::pieces(text, self.pattern) {
-            let start = at;
-            at += pb.len();
-            let probe = if memoise && pb.len() <= memo::MAX_PIECE {
+        let RunState {
+            tokens,
+            memo,
+            memoise,
+            at,
+        } = state;
+        while *at < until {
+            let Some(pb) = pieces.next() else {
+                *at = text.len();
+                break;
+            };
+            let start = *at;
+            *at += pb.len();
+            let probe = if *memoise && pb.len() <= memo::MAX_PIECE {
                 match memo.get(bytes, start, pb)? {
                     Ok(hit) => {
                         sink.put(hit)?;
@@ -154,13 +202,12 @@ impl Encoder {
                 continue;
             }
             tokens.clear();
-            merge::merge(&self.vocab, pb, &mut tokens, scratch)?;
+            merge::merge(&self.vocab, pb, tokens, scratch)?;
             if let Some(probe) = probe {
-                memo.put(probe, &tokens)?;
+                memo.put(probe, tokens)?;
             }
-            sink.put(&tokens)?;
+            sink.put(tokens)?;
         }
-        scratch.note_peak(memo.bytes() + tokens.capacity() * std::mem::size_of::<u32>());
         Ok(())
     }
 
