@@ -196,9 +196,9 @@ fn long_runs_without_whitespace_encode_identically() {
 }
 
 /// Byte lengths on both sides of the engine's cut-over points: the stack-array
-/// merge up to 32 bytes, the quadratic scan up to 256, the tournament tree
-/// above it, windows above 4096 bytes (one window plus its 128-byte margin,
-/// several windows), and the piece memo's 16- and 64-byte keys.
+/// scan up to 32 bytes, the tournament tree above it, windows above 4096
+/// bytes (one window plus its 128-byte margin, several windows), and the
+/// piece memo's 16- and 64-byte keys.
 const CUT_OVERS: [usize; 19] = [
     15, 16, 17, 32, 33, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 4224, 4225, 8193, 12_000,
     16_385,

@@ -1,22 +1,20 @@
 //! Byte-pair merging of one piece, exactly as tiktoken merges: repeatedly the
-//! adjacent pair with the lowest rank, the leftmost on ties. Short pieces use
-//! tiktoken's own quadratic scan (fastest for them); longer ones a tournament
-//! tree over a linked list of parts (`MinTree`). Pieces longer than a window
+//! adjacent pair with the lowest rank, the leftmost on ties. Pieces of up to
+//! 32 bytes use tiktoken's own quadratic scan in fixed arrays (fastest for
+//! them); longer ones a tournament tree over a linked list of parts
+//! (`MinTree`), O(n log n). Pieces longer than a window
 //! are merged window by window ([`super::window`]), so that their working
 //! memory does not grow with them.
 
 use super::vocab::Vocabulary;
 use super::OutOfMemory;
 
-/// Pieces up to this many bytes use the quadratic scan.
-pub(crate) const SCAN_LIMIT: usize = 256;
 const NONE: u32 = u32::MAX;
 
 /// Reusable buffers for merging, so encoding a text allocates once.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     small: SmallParts,
-    parts: Vec<ScanPart>,
     long_parts: Vec<Part>,
     tree: MinTree,
     pairs: PairCache,
@@ -62,8 +60,7 @@ impl Scratch {
     /// Bytes held by the merge buffers now.
     pub(crate) fn bytes(&self) -> usize {
         use std::mem::size_of;
-        self.parts.capacity() * size_of::<ScanPart>()
-            + self.long_parts.capacity() * size_of::<Part>()
+        self.long_parts.capacity() * size_of::<Part>()
             + self.tree.nodes.capacity() * size_of::<u64>()
             + self.pairs.slots.capacity() * size_of::<(u64, u32)>()
             + self.compatible.slots.capacity() * size_of::<(u64, bool)>()
@@ -112,8 +109,6 @@ pub(crate) fn merge(
 ) -> Result<(), OutOfMemory> {
     if bytes.len() <= SMALL {
         small_merge(vocab, bytes, out, &mut scratch.small, &mut scratch.pairs)
-    } else if bytes.len() <= SCAN_LIMIT {
-        scan_merge(vocab, bytes, out, scratch)
     } else {
         tree_merge(vocab, bytes, out, scratch)
     }
@@ -272,94 +267,6 @@ fn small_merge(
     OutOfMemory::reserve(out, len)?;
     out.extend_from_slice(&token[..len]);
     Ok(())
-}
-
-/// A part of a short piece: where it starts, its token, and the rank of merging it with the next.
-#[derive(Debug, Clone, Copy)]
-struct ScanPart {
-    start: u32,
-    token: u32,
-    rank: u32,
-}
-
-/// Rank of merging part `j` of a scan with the next (none for the last part).
-#[inline]
-fn scan_pair(
-    vocab: &Vocabulary,
-    piece: &[u8],
-    parts: &[ScanPart],
-    pairs: &mut PairCache,
-    j: usize,
-) -> u32 {
-    if j + 2 < parts.len() {
-        let (a, b) = (parts[j], parts[j + 1]);
-        let end = parts[j + 2].start as usize;
-        pairs.rank(vocab, a.token, b.token, piece, a.start as usize, end)
-    } else {
-        NONE
-    }
-}
-
-fn scan_merge(
-    vocab: &Vocabulary,
-    piece: &[u8],
-    out: &mut Vec<u32>,
-    scratch: &mut Scratch,
-) -> Result<(), OutOfMemory> {
-    let n = piece.len();
-    let parts = &mut scratch.parts;
-    let pairs = &mut scratch.pairs;
-    parts.clear();
-    OutOfMemory::reserve(parts, n + 1)?;
-    for i in 0..n {
-        let rank = if i + 1 < n {
-            vocab.pair_rank(piece[i], piece[i + 1])
-        } else {
-            NONE
-        };
-        parts.push(ScanPart {
-            start: i as u32,
-            token: vocab.byte_rank(piece[i]),
-            rank,
-        });
-    }
-    parts.push(ScanPart {
-        start: n as u32,
-        token: NONE,
-        rank: NONE,
-    });
-    scan_parts(vocab, piece, parts, pairs);
-    let tokens = &parts[..parts.len() - 1];
-    OutOfMemory::reserve(out, tokens.len())?;
-    out.extend(tokens.iter().map(|p| p.token));
-    Ok(())
-}
-
-/// tiktoken's scan over `parts` (the last one a sentinel at the piece's end), ranks filled in.
-fn scan_parts(vocab: &Vocabulary, piece: &[u8], parts: &mut Vec<ScanPart>, pairs: &mut PairCache) {
-    let mut min = (NONE, usize::MAX);
-    for (j, p) in parts[..parts.len() - 1].iter().enumerate() {
-        if p.rank < min.0 {
-            min = (p.rank, j);
-        }
-    }
-    while min.0 != NONE {
-        let i = min.1;
-        // Part i absorbs part i + 1 and becomes token `min.0`.
-        parts[i].token = min.0;
-        parts.remove(i + 1);
-        // Ranks of the two pairs that now include part i.
-        if i > 0 {
-            parts[i - 1].rank = scan_pair(vocab, piece, parts, pairs, i - 1);
-        }
-        parts[i].rank = scan_pair(vocab, piece, parts, pairs, i);
-        min = (NONE, usize::MAX);
-        for (j, p) in parts[..parts.len() - 1].iter().enumerate() {
-            if p.rank < min.0 {
-                min = (p.rank, j);
-            }
-        }
-    }
 }
 
 /// One part of a piece being merged: its neighbours and its token.
