@@ -114,10 +114,11 @@ impl Encoder {
 
     /// [`Self::count_ordinary`], or [`crate::Error::OutOfMemory`] when a buffer cannot grow.
     ///
-    /// The working memory of one count is bounded by a constant (about 1.5 MB of
-    /// memo tables, 5 MB at most for the memo's token arena, a few hundred kB
-    /// for the merge of a window) whatever the text's length or its longest
-    /// piece, and it is freed when the count returns.
+    /// The working memory of one count is bounded by a constant whatever the
+    /// text's length or its longest piece — at most about 6 MB: 1 MB of piece
+    /// memo slots, 1 MB of pair memo slots, up to 4 MB of memoised tokens, and
+    /// about 120 KB for merging one window of a long piece — and it is freed
+    /// when the count returns.
     pub fn try_count_ordinary(&self, text: &str) -> crate::Result<usize> {
         let mut count = Count::default();
         self.run(text, &mut count, &mut merge::Scratch::for_text(text.len()))?;
