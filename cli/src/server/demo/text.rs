@@ -244,12 +244,12 @@ mod tests {
         assert_eq!(find_blocks(block).count(), 1);
         assert!(
             block.starts_with(
-                "<attachment>[Attachment 1]\n[Attachment: runner-metrics.csv | ID: 30 | "
+                "<attachment>[Attachment 1]\n[Attachment: failure-report.txt | ID: 30 | "
             ),
             "{block:.120}"
         );
         assert!(
-            block.contains("/home/user/uploads/runner-metrics.csv")
+            block.contains("/home/user/uploads/failure-report.txt")
                 && block.ends_with("\n\n</attachment>")
         );
     }
