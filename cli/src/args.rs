@@ -156,6 +156,9 @@ pub struct ServeArgs {
     /// Seconds a connection with no request in flight stays open (decimals allowed).
     #[arg(long, default_value = "60", value_parser = seconds)]
     pub idle_timeout_secs: std::time::Duration,
+    /// Seconds between keep-alive comments on an idle stream (decimals allowed).
+    #[arg(long, default_value = "15", value_parser = seconds)]
+    pub keep_alive_secs: std::time::Duration,
     /// Most connections open at once; past it a connection gets a JSON 503
     /// (default: 10000, or less to fit the open-file limit).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]

@@ -91,6 +91,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         read_secret: secret_from_file_or_env(args.read_secret_file.as_deref(), READ_SECRET_VAR)?,
         allow_origins,
         max_body_bytes: args.max_body_bytes as usize,
+        keep_alive: args.keep_alive_secs,
         conn: ConnLimits {
             header_read_timeout: args.header_read_timeout_secs,
             idle_timeout: args.idle_timeout_secs,

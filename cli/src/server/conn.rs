@@ -124,11 +124,14 @@ pub async fn serve(
             }
             Err(_) => {
                 metrics.connection_rejected();
-                if let Ok(permit) = rejecting.clone().try_acquire_owned() {
-                    tokio::spawn(async move {
-                        reject::answer(stream).await;
-                        drop(permit);
-                    });
+                match rejecting.clone().try_acquire_owned() {
+                    Ok(permit) => {
+                        tokio::spawn(async move {
+                            reject::answer(stream).await;
+                            drop(permit);
+                        });
+                    }
+                    Err(_) => reject::answer_now(stream),
                 }
             }
         }
@@ -170,6 +173,7 @@ async fn connection(
         .timer(TokioTimer::new())
         // The header and idle timeouts are `clock`'s (hyper's would also cut idle keep-alives short).
         .header_read_timeout(None)
+        .max_header_size(limits.max_header_bytes)
         .max_buf_size(limits.max_header_bytes.max(8192))
         .keep_alive(true);
     let conn = builder.serve_connection(io, service);

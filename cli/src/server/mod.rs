@@ -87,6 +87,8 @@ pub struct ServeOptions {
     pub allow_origins: Vec<HeaderValue>,
     /// Cap of a publish body.
     pub max_body_bytes: usize,
+    /// Interval of the SSE keep-alive comment.
+    pub keep_alive: Duration,
     /// Connection timeouts and caps.
     pub conn: conn::ConnLimits,
 }
@@ -193,6 +195,7 @@ pub async fn run(options: ServeOptions) -> Result<()> {
         shutdown_rx.clone(),
     );
     state.max_body_bytes = options.max_body_bytes;
+    state.keep_alive = options.keep_alive;
     let metrics = state.metrics.clone();
     let reads_open = state.auth.reads_are_open();
     let can_publish = state.auth.can_publish();

@@ -16,12 +16,12 @@
 //! `--allow-origin`; without any, browsers keep reads to the same origin.
 
 use super::error::AppError;
-use super::state::AppState;
+use super::state::{AppState, MAX_URI_BYTES};
 use super::{ops, publish, reads, sse};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::middleware::map_response;
+use axum::middleware::{from_fn, map_response, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{delete, get};
 use axum::Router;
@@ -29,6 +29,9 @@ use std::time::Duration;
 use tower::ServiceExt as _;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::services::ServeDir;
+
+#[cfg(test)]
+mod tests;
 
 /// The router; `origins` get CORS answers for the reads (none: same origin only).
 pub fn app(state: AppState, origins: &[HeaderValue]) -> Router {
@@ -57,7 +60,25 @@ pub fn app(state: AppState, origins: &[HeaderValue]) -> Router {
                 .max_age(Duration::from_secs(600)),
         );
     }
-    router.layer(map_response(json_error_bodies))
+    router
+        .layer(from_fn(limit_uri))
+        .layer(map_response(json_error_bodies))
+}
+
+/// Answers 414 to a request target longer than [`MAX_URI_BYTES`].
+async fn limit_uri(request: Request, next: Next) -> Response {
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    if target > MAX_URI_BYTES {
+        return AppError::new(
+            StatusCode::URI_TOO_LONG,
+            format!("URI too long: {target} bytes, at most {MAX_URI_BYTES}"),
+        )
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// Gives every error response a JSON body (axum's and tower-http's own

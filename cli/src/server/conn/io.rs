@@ -2,8 +2,10 @@
 //! [`Activity`], and the bodiless error responses hyper writes by itself for
 //! requests it cannot parse (400 malformed, 414 URI too long, 431 headers
 //! too large) are given a JSON body, like every other error of the server.
+//! A head too large because of its request line is answered 414, not 431.
 
 use super::activity::Activity;
+use crate::server::state::MAX_URI_BYTES;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -17,6 +19,8 @@ pub struct WatchedIo<S> {
     activity: Arc<Activity>,
     /// A rewritten response still to write, and how much of it is written.
     pending: Option<(Vec<u8>, usize)>,
+    /// Whether the current request line is still being read, and its bytes so far.
+    request_line: (bool, usize),
 }
 
 impl<S> WatchedIo<S> {
@@ -26,6 +30,7 @@ impl<S> WatchedIo<S> {
             inner,
             activity,
             pending: None,
+            request_line: (true, 0),
         }
     }
 }
@@ -56,8 +61,15 @@ impl<S: AsyncRead + Unpin> AsyncRead for WatchedIo<S> {
         let this = self.get_mut();
         let before = buf.filled().len();
         ready!(Pin::new(&mut this.inner).poll_read(cx, buf))?;
-        if buf.filled().len() > before {
+        let fresh = &buf.filled()[before..];
+        if !fresh.is_empty() {
             this.activity.read();
+            if let (true, bytes) = this.request_line {
+                this.request_line = match fresh.iter().position(|b| *b == b'\n') {
+                    Some(end) => (false, bytes + end),
+                    None => (true, bytes + fresh.len()),
+                };
+            }
         }
         Poll::Ready(Ok(()))
     }
@@ -71,7 +83,10 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for WatchedIo<S> {
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         ready!(this.flush_pending(cx))?;
-        if let Some(rewritten) = json_error_response(buf) {
+        let line_too_long = this.request_line.1 > MAX_URI_BYTES;
+        // What the client sends after this response starts a new request line.
+        this.request_line = (true, 0);
+        if let Some(rewritten) = json_error_response(buf, line_too_long) {
             this.pending = Some((rewritten, 0));
             // Written as far as the socket takes it now; the rest on the next flush.
             if let Poll::Ready(Err(e)) = this.flush_pending(cx) {
@@ -101,9 +116,10 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for WatchedIo<S> {
 }
 
 /// A bodiless 4xx/5xx response head as hyper writes it for a request it could
-/// not parse, rewritten with a JSON body; `None` for anything else (every
-/// response of the server's own handlers has a body).
-pub fn json_error_response(head: &[u8]) -> Option<Vec<u8>> {
+/// not parse, rewritten with a JSON body (a 431 whose request line alone was
+/// too long becomes a 414); `None` for anything else (every response of the
+/// server's own handlers has a body).
+pub fn json_error_response(head: &[u8], request_line_too_long: bool) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(head).ok()?;
     let status_line_end = text.find("\r\n")?;
     let status_line = &text[..status_line_end];
@@ -124,6 +140,11 @@ pub fn json_error_response(head: &[u8]) -> Option<Vec<u8>> {
     {
         return None;
     }
+    let (code, status_line) = if code == 431 && request_line_too_long {
+        (414, format!("{} 414 URI Too Long", &status_line[..8]))
+    } else {
+        (code, status_line.to_string())
+    };
     let message = match code {
         400 => "malformed request: it is not valid HTTP/1.1".to_string(),
         414 => "URI too long".to_string(),
@@ -154,7 +175,8 @@ mod tests {
     #[test]
     fn rewrites_hyper_s_bodiless_errors_only() {
         let head = b"HTTP/1.1 431 Request Header Fields Too Large\r\nconnection: close\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
-        let out = String::from_utf8(json_error_response(head).expect("rewritten")).expect("utf-8");
+        let out =
+            String::from_utf8(json_error_response(head, false).expect("rewritten")).expect("utf-8");
         let (top, body) = out.split_once("\r\n\r\n").expect("head and body");
         assert!(top.starts_with(
             "HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
@@ -171,7 +193,14 @@ mod tests {
             b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n{\"x\":1}",
             b"data: {}\n\n",
         ] {
-            assert!(json_error_response(keep).is_none(), "{}", String::from_utf8_lossy(keep));
+            assert!(json_error_response(keep, false).is_none(), "{}", String::from_utf8_lossy(keep));
         }
+        let out =
+            String::from_utf8(json_error_response(head, true).expect("rewritten")).expect("utf-8");
+        assert!(
+            out.starts_with("HTTP/1.1 414 URI Too Long\r\n")
+                && out.ends_with(r#"{"error":"URI too long"}"#),
+            "{out}"
+        );
     }
 }
