@@ -90,7 +90,7 @@ use crate::budget::ContextLimits;
 use crate::message::{Content, Message};
 use crate::metrics::ContextMetricsSnapshot;
 use crate::tokens::{TokenCounter, TOKENS_PER_REPLY};
-use crate::tool_output::{self, RawToolOutput, ToolOutputInput, TruncationPolicy, COMPACTED_FLAG};
+use crate::tool_output::{self, ToolOutputInput, TruncationPolicy, COMPACTED_FLAG};
 use crate::traces::{ProtectionTrace, TraceBuilder};
 use crate::{Error, Result};
 use serde_json::Value;
@@ -376,23 +376,7 @@ fn tool_output_trace(messages_truncated: usize, emergency: bool) -> ProtectionTr
 /// (so a re-render never nests headers), with the message's name and
 /// `additional_kwargs` exit code / wall time taking precedence.
 pub(crate) fn source_raw(message: &Message) -> ToolOutputInput {
-    let text = message.content_as_text();
-    let mut raw = if text.starts_with(tool_output::HEADER_PREFIX) {
-        let mut parsed = tool_output::parse_rendered(&text);
-        parsed.tool_name = parsed.tool_name.filter(|n| !n.is_empty());
-        parsed
-    } else {
-        RawToolOutput {
-            text,
-            ..RawToolOutput::default()
-        }
-    };
-    if let ToolOutputInput::Raw(own) = tool_output::extract_raw(message) {
-        raw.tool_name = own.tool_name.or(raw.tool_name);
-        raw.exit_code = own.exit_code.or(raw.exit_code);
-        raw.wall_time = own.wall_time.or(raw.wall_time);
-    }
-    ToolOutputInput::Raw(raw)
+    ToolOutputInput::Raw(tool_output::extract_raw(message))
 }
 
 /// Whether a message is a summary (by its marker only).

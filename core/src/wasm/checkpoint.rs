@@ -2,36 +2,21 @@
 //! selection of recent user messages a checkpoint keeps, and reloading a
 //! stored conversation from its latest compaction checkpoint (SPEC §8).
 
-use super::{
-    describe, fail, is_nullish, json_arg, messages_arg, messages_from_json, non_negative_int_arg,
-    saturating_usize, string_arg, to_js,
+use super::args::{
+    describe, fail, is_array, is_nullish, json_arg, messages_arg, messages_from_json,
+    non_negative_int_arg, saturating_usize, string_arg, to_js, JsResult,
 };
 use crate::guard::{self, Turn, TurnRole};
 use crate::tokens::TokenCounter;
-use js_sys::Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_CHECKPOINT_TYPES: &'static str = r#"
-/** Who produced a stored turn. */
-export type TurnRole = "user" | "assistant";
-/** One stored turn of a conversation, oldest first in a list. */
-export interface Turn {
-  role: TurnRole;
-  /** Whether the turn finished (a failed or cancelled reply is never a checkpoint); default false. */
-  completed?: boolean | null;
-  /** The messages stored for the turn (for a compacted assistant turn: retained users, summary, reply). */
-  messages?: Message[] | null;
-}
-"#;
 
 /// Keeps a tool result only when an earlier assistant message called it, removes calls that got no
 /// result, and drops messages left empty.
 #[wasm_bindgen(js_name = sanitizeToolPairs, unchecked_return_type = "Message[]")]
 pub fn sanitize_tool_pairs_js(
     #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
-) -> Result<JsValue, JsError> {
+) -> JsResult<JsValue> {
     to_js(&guard::sanitize_tool_pairs(messages_arg(
         &messages, "messages",
     )?))
@@ -44,7 +29,7 @@ pub fn select_recent_user_messages_js(
     #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
     #[wasm_bindgen(js_name = tokenLimit, unchecked_param_type = "number")] token_limit: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] model: JsValue,
-) -> Result<JsValue, JsError> {
+) -> JsResult<JsValue> {
     let messages = messages_arg(&messages, "messages")?;
     let token_limit = saturating_usize(non_negative_int_arg(&token_limit, "tokenLimit")?);
     let counter = TokenCounter::for_model(&string_arg(&model, "model")?);
@@ -55,8 +40,8 @@ pub fn select_recent_user_messages_js(
     ))
 }
 
-fn turns_arg(v: &JsValue, arg: &str) -> Result<Vec<Turn>, JsError> {
-    if !Array::is_array(v) {
+fn turns_arg(v: &JsValue, arg: &str) -> JsResult<Vec<Turn>> {
+    if !is_array(v) {
         return Err(fail(
             arg,
             format!("expected an array of turn objects, got {}", describe(v)),
@@ -109,7 +94,7 @@ fn turns_arg(v: &JsValue, arg: &str) -> Result<Vec<Turn>, JsError> {
         .collect()
 }
 
-fn limit_arg(v: &JsValue) -> Result<Option<usize>, JsError> {
+fn limit_arg(v: &JsValue) -> JsResult<Option<usize>> {
     if is_nullish(v) {
         return Ok(None);
     }
@@ -123,7 +108,7 @@ fn limit_arg(v: &JsValue) -> Result<Option<usize>, JsError> {
 pub fn latest_checkpoint_js(
     #[wasm_bindgen(unchecked_param_type = "Turn[]")] turns: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: JsValue,
-) -> Result<JsValue, JsError> {
+) -> JsResult<JsValue> {
     let turns = turns_arg(&turns, "turns")?;
     to_js(&guard::latest_checkpoint(&turns, limit_arg(&limit)?))
 }
@@ -134,7 +119,7 @@ pub fn latest_checkpoint_js(
 pub fn reload_messages_js(
     #[wasm_bindgen(unchecked_param_type = "Turn[]")] turns: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: JsValue,
-) -> Result<JsValue, JsError> {
+) -> JsResult<JsValue> {
     let turns = turns_arg(&turns, "turns")?;
     to_js(&guard::reload_messages(&turns, limit_arg(&limit)?))
 }
