@@ -155,14 +155,15 @@ fn rss_kib(pid: u32) -> u64 {
 }
 
 fn event(seq: usize) -> String {
+    let seq_tokens = seq % 10_000;
     serde_json::json!({
         "type": "response.status.updated",
         "response_id": format!("resp_bench_{seq:06}_"),
         "phase": "after_tool_end",
         "context_metrics": {
             "context_window": 128000, "reserved_output_tokens": 16000, "available_input_tokens": 112000,
-            "used_input_tokens": 1000 + seq, "remaining_input_tokens": 111000 - seq, "remaining_percent": 99,
-            "display_remaining_tokens": 127000 - seq, "display_remaining_percent": 99,
+            "used_input_tokens": 1000 + seq_tokens, "remaining_input_tokens": 111000 - seq_tokens, "remaining_percent": 99,
+            "display_remaining_tokens": 127000 - seq_tokens, "display_remaining_percent": 99,
             "trigger_limit": 100800, "target_limit": 78400, "is_over_trigger": false
         }
     })
