@@ -27,6 +27,7 @@ fn default_dist() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../dist"))
 }
 
+/// Runs the relay until Ctrl-C or SIGTERM; flags and environment become [`ServeOptions`].
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
     for (flag, value) in [
         ("--speed", args.speed),

@@ -7,6 +7,7 @@ use crate::server::session_id::SessionId;
 use anyhow::{anyhow, Result};
 use std::process::ExitCode;
 
+/// Prints one read token; a missing secret or an invalid session id is a usage error.
 pub fn run(args: &TokenArgs) -> Result<ExitCode> {
     let session = SessionId::parse(&args.session).map_err(|_| {
         anyhow!(
