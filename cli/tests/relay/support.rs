@@ -9,28 +9,60 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-/// A private copy of the binary under test, made once: builds of other
-/// checkouts sharing the target directory may replace cargo's meanwhile.
+/// A private copy of the binary under test, made once. Builds of other
+/// checkouts sharing the target directory may replace cargo's copy at any
+/// time, so the binary is taken from where cargo built it for this checkout:
+/// the one that embeds this checkout's path (its default `dist/`), the
+/// uplifted copy first, else the newest in `deps/`.
 pub fn bin() -> &'static str {
     static COPY: OnceLock<String> = OnceLock::new();
     COPY.get_or_init(|| {
+        let uplifted = std::path::PathBuf::from(env!("CARGO_BIN_EXE_ctxguard"));
+        let mut candidates = vec![uplifted.clone()];
+        if let Some(Ok(entries)) = uplifted.parent().map(|d| std::fs::read_dir(d.join("deps"))) {
+            let mut built: Vec<(std::time::SystemTime, std::path::PathBuf)> = entries
+                .flatten()
+                .filter(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    name.starts_with("ctxguard-") && !name.contains('.')
+                })
+                .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+                .collect();
+            built.sort_by(|a, b| b.0.cmp(&a.0));
+            candidates.extend(built.into_iter().map(|(_, p)| p));
+        }
+        let here = env!("CARGO_MANIFEST_DIR").as_bytes();
+        let ours = candidates
+            .into_iter()
+            .find(|p| std::fs::read(p).is_ok_and(|bytes| contains(&bytes, here)))
+            .expect("a ctxguard binary built from this checkout");
         let dir = std::env::temp_dir().join(format!("ctxguard-relay-tests-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let copy = dir.join("ctxguard");
-        std::fs::copy(env!("CARGO_BIN_EXE_ctxguard"), &copy).expect("copy the binary");
-        let help = Command::new(&copy)
-            .args(["serve", "--help"])
-            .output()
-            .expect("the binary runs");
-        assert!(
-            String::from_utf8_lossy(&help.stdout).contains("--store"),
-            "{} is not this checkout's build (another build replaced it): run the tests again",
-            env!("CARGO_BIN_EXE_ctxguard")
-        );
+        std::fs::copy(&ours, &copy).expect("copy the binary");
         copy.to_string_lossy().into_owned()
     })
 }
+
+/// Whether `needle` occurs in `haystack`.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let mut from = 0;
+    while let Some(i) = haystack[from..].iter().position(|b| *b == first) {
+        let at = from + i + 1;
+        if haystack.get(at..at + rest.len()) == Some(rest) {
+            return true;
+        }
+        from = at;
+    }
+    false
+}
+
+/// The publish token of the test servers.
 pub const PUBLISH_TOKEN: &str = "relay-tests-publish-token";
+/// The read secret of the test servers that require read tokens.
 pub const READ_SECRET: &str = "relay-tests-read-secret-0123456789";
 
 /// A running `ctxguard serve`.
