@@ -28,7 +28,7 @@ pub fn bin() -> &'static str {
                 })
                 .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
                 .collect();
-            built.sort_by(|a, b| b.0.cmp(&a.0));
+            built.sort_by_key(|b| std::cmp::Reverse(b.0));
             candidates.extend(built.into_iter().map(|(_, p)| p));
         }
         let here = env!("CARGO_MANIFEST_DIR").as_bytes();
