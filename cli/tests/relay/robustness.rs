@@ -249,6 +249,71 @@ async fn regression_issue_12_item_3_slow_idle_and_too_many_connections() {
     );
 }
 
+/// Issue 12, item 3: 8 000 half-sent requests held 140 MB that stayed. Now
+/// each wave of half-sent requests is closed by the header-read timeout, its
+/// connections are released, and memory stays bounded wave after wave.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_sent_requests_are_closed_and_memory_stays_bounded() {
+    const WAVE: usize = 2000;
+    const WAVES: usize = 4;
+    let server = Server::start(&["--header-read-timeout-secs", "1"]);
+    let c = client_no_pool();
+    let rss_start = server.rss_kib();
+    let mut peaks = Vec::new();
+    for wave in 1..=WAVES {
+        let mut held = Vec::with_capacity(WAVE);
+        for _ in 0..WAVE {
+            let mut s = TcpStream::connect(server.addr()).await.expect("connect");
+            s.write_all(b"POST /api/sessions/s/events HTTP/1.1\r\nHost: half\r\nX-Half: ")
+                .await
+                .expect("send");
+            held.push(s);
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        peaks.push(server.rss_kib());
+        let closed: Vec<_> = held
+            .into_iter()
+            .map(|mut s| {
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 64];
+                    matches!(
+                        tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf)).await,
+                        Ok(Ok(0)) | Ok(Err(_))
+                    )
+                })
+            })
+            .collect();
+        for closed in closed {
+            assert!(
+                closed.await.expect("task"),
+                "a half-sent request was not closed"
+            );
+        }
+        let metrics = c
+            .get(format!("{}metrics", server.url))
+            .send()
+            .await
+            .expect("ok")
+            .text()
+            .await
+            .expect("text");
+        let timed_out = format!("\nctxguard_connections_timed_out_total {}\n", wave * WAVE);
+        assert!(
+            metrics.contains(&timed_out) && metrics.contains("\nctxguard_open_connections 1\n"),
+            "{metrics}"
+        );
+    }
+    eprintln!(
+        "RSS {rss_start} KiB at start, {peaks:?} KiB with {WAVE} half-sent requests, {WAVES} waves"
+    );
+    for peak in &peaks {
+        assert!(
+            *peak < rss_start + 96 * 1024,
+            "{WAVE} half-sent requests: RSS {peak} KiB from {rss_start} KiB"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn under_256_open_files_300_silent_connections_get_answers_not_timeouts() {
     let server = Server::start_with(

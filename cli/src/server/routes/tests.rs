@@ -237,6 +237,22 @@ async fn publishing_checks_the_token_the_body_and_every_event() {
 }
 
 #[tokio::test]
+async fn a_body_that_does_not_arrive_gets_408() {
+    let (mut state, _tx) = memory_state_with(8, Auth::new(Some(PUBLISH), None));
+    state.body_timeout = std::time::Duration::from_millis(100);
+    let never = futures_util::stream::pending::<Result<axum::body::Bytes, std::io::Error>>();
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/api/sessions/s/events")
+        .header(header::AUTHORIZATION, format!("Bearer {PUBLISH}"))
+        .body(Body::from_stream(never))
+        .expect("request");
+    let (status, ct, body, _) = send(&state, &[], request).await;
+    assert_eq!(status, StatusCode::REQUEST_TIMEOUT, "{body}");
+    assert!(ct.starts_with("application/json") && !error_of(&body).is_empty());
+}
+
+#[tokio::test]
 async fn reads_take_a_token_for_their_session_once_a_secret_is_set() {
     let (state, _tx) = memory_state_with(8, Auth::new(Some(PUBLISH), Some(SECRET)));
     let secret = ReadSecret::new(SECRET);
