@@ -291,7 +291,7 @@ mod tests {
             Some(&started.to_string()),
         )
         .await;
-        let mut body = r.into_body();
+        let body = r.into_body();
         for i in 1..=300 {
             let e = if i == 100 {
                 compaction_event(CompactionStatus::Completed)
@@ -305,7 +305,7 @@ mod tests {
                 .expect("ok");
         }
         const { assert!(300 > CHANNEL_EVENTS, "the stream lags behind the channel") };
-        let got = read_events_from(&mut body, 2).await;
+        let got = read_events(body, 2).await;
         let completed: Vec<&EventFrame> = got
             .iter()
             .filter(|e| e.data.contains("\"status\":\"completed\""))
@@ -321,11 +321,6 @@ mod tests {
             .metrics
             .render(crate::server::metrics::StoreReading { sessions: Some(1) });
         assert!(text.contains("ctxguard_resyncs_total 1\n"), "{text}");
-    }
-
-    async fn read_events_from(body: &mut axum::body::Body, n: usize) -> Vec<EventFrame> {
-        let body = std::mem::replace(body, axum::body::Body::empty());
-        read_events(body, n).await
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
