@@ -107,10 +107,6 @@ async fn bind(host: &str, port: u16) -> Result<TcpListener> {
     }
 }
 
-fn unix_micros_now() -> i64 {
-    store::unix_micros() as i64
-}
-
 /// Opens the chosen store; its upkeep (sweeps, fan-out) runs until `shutdown`.
 async fn open_store(
     options: &ServeOptions,
@@ -214,7 +210,7 @@ pub async fn run(options: ServeOptions) -> Result<()> {
             }
         };
         let publisher = Publisher::new(store.clone(), metrics.clone(), session);
-        let demo = demo::Demo::new(config, unix_micros_now());
+        let demo = demo::Demo::new(config, store::unix_micros() as i64);
         tasks.push(tokio::spawn(demo::drive(
             demo,
             summarizer,
@@ -280,8 +276,6 @@ pub async fn run(options: ServeOptions) -> Result<()> {
     for t in tasks {
         t.abort();
     }
-    // Give the store's upkeep a moment to notice the shutdown.
-    tokio::time::sleep(Duration::from_millis(10)).await;
     Ok(())
 }
 
