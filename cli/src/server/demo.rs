@@ -34,14 +34,14 @@ use super::summarizer::{
 use ctxguard_core::attachment::{build_header, preview_messages, HeaderArgs};
 use ctxguard_core::budget::{context_limits, ContextLimits, ModelConfig};
 use ctxguard_core::guard::{
-    current_user_index, sanitize_tool_pairs, trim_oldest, AfterError, CompactionEvent, Decision,
-    Guard, GuardConfig, Ready, SummaryError, SummaryRequest,
+    current_user_index, sanitize_tool_pairs, AfterError, CompactionEvent, Decision, Guard,
+    GuardConfig, Ready, SummaryError, SummaryRequest,
 };
 use ctxguard_core::ledger::Ledger;
 use ctxguard_core::message::FunctionCall;
 use ctxguard_core::metrics::{should_emit, EmitState};
 use ctxguard_core::protocol::{CompactionStatus, Phase, StatusEvent};
-use ctxguard_core::tokens::{TokenCounter, TOKENS_PER_REPLY};
+use ctxguard_core::tokens::{TokenCounter, Tokens, TOKENS_PER_REPLY};
 use ctxguard_core::tool_output::TruncationPolicy;
 use ctxguard_core::{Message, ToolCall};
 use serde_json::{json, Map, Value};
@@ -664,25 +664,21 @@ impl Demo {
     /// sanitises the tool pairs.
     fn legacy_trim(&mut self) {
         self.stats.legacy_trims += 1;
-        let counter = self.counter;
-        let kept = match trim_oldest(
-            &self.history,
-            self.limits.target_limit,
-            TOKENS_PER_REPLY,
-            |m| counter.count_message(m),
-        ) {
-            Some(plan) => plan.apply(self.history.clone()),
-            None => {
-                // Even the floor is over: keep system messages and the current user message.
-                let current = current_user_index(&self.history);
-                self.history
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, m)| m.is_system() || Some(*i) == current)
-                    .map(|(_, m)| m.clone())
-                    .collect()
+        let costs: Vec<Tokens> = self
+            .history
+            .iter()
+            .map(|m| self.counter.count_message(m))
+            .collect();
+        let mut total = costs.iter().sum::<Tokens>() + TOKENS_PER_REPLY;
+        let current = current_user_index(&self.history);
+        let mut kept = Vec::with_capacity(self.history.len());
+        for (i, m) in self.history.iter().enumerate() {
+            if total > self.limits.target_limit && !m.is_system() && Some(i) != current {
+                total -= costs[i];
+                continue;
             }
-        };
+            kept.push(m.clone());
+        }
         self.adopt(sanitize_tool_pairs(kept));
     }
 
