@@ -248,6 +248,8 @@ impl Demo {
                     .heartbeat
                     .max(Duration::from_millis(1))
                     .as_micros() as i64,
+                // The toolbar's ledger counts tool calls, as the metrics do; so does the guard here.
+                strict_counting: true,
                 ..GuardConfig::default()
             },
         );
@@ -735,6 +737,8 @@ impl Demo {
         let mut output = Message::new("tool", self.log_lines(words));
         output.name = Some(tool.into());
         output.tool_call_id = Some(call_id);
+        // The guard only rewrites tool messages it can upsert by id.
+        output.set_id(format!("tool_{:05}", self.calls));
         output.set_kwarg(
             "exit_code",
             json!(if self.next_u64() % 5 == 0 { 1 } else { 0 }),
@@ -1086,7 +1090,7 @@ mod tests {
             assert!(end
                 .summary_message_id
                 .as_deref()
-                .is_some_and(|s| s.starts_with("cg-summary-")));
+                .is_some_and(|s| s.len() == 36 && s.as_bytes()[14] == b'4'));
             assert!(end.failure_reason.is_none() && !end.used_legacy_fallback);
             let then = l.then.as_ref().expect("after_compaction");
             assert_eq!(then.phase, Phase::AfterCompaction);

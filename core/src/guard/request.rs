@@ -93,7 +93,7 @@ mod tests {
         let mut result = Message::new("tool", "found it");
         result.tool_call_id = Some("c1".into());
         let question = Message::new("user", "and now?");
-        let budget = counter.count(&[result.clone(), question.clone(), instruction_turn()]) - 3;
+        let budget = counter.count(&[result.clone(), question.clone(), instruction_turn()]);
         let input = summary_request(
             vec![call, result.clone(), question.clone()],
             Some(budget),

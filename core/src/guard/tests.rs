@@ -3,11 +3,14 @@
 use super::*;
 use crate::message::ToolCall;
 use crate::protocol::{failure_reason, CompactionStatus};
+use crate::Error;
 use serde_json::json;
+
+use crate::tokens::Tokens;
 
 const T0: i64 = 1_782_226_534_512_345; // 2026-06-23T14:55:34.512345+00:00
 
-fn limits(trigger: i64, target: i64) -> ContextLimits {
+fn limits(trigger: Tokens, target: Tokens) -> ContextLimits {
     ContextLimits {
         context_window: 100_000,
         reserved_output_tokens: 16_000,
@@ -25,11 +28,17 @@ fn text_of(m: &Message) -> &str {
     m.text().unwrap_or_default()
 }
 
+/// A tool result with an id of its own (the source pass only rewrites messages it can upsert).
 fn tool_result(id: &str, name: &str, body: &str) -> Message {
     let mut m = Message::new("tool", body);
     m.tool_call_id = Some(id.into());
     m.name = Some(name.into());
+    m.set_id(format!("result-{id}"));
     m
+}
+
+fn is_uuid4(id: &str) -> bool {
+    id.len() == 36 && id.as_bytes()[14] == b'4' && id.chars().filter(|c| *c == '-').count() == 4
 }
 
 fn calling(id: &str, name: &str) -> Message {
@@ -102,7 +111,7 @@ fn source_pass_renders_and_marks_tool_outputs_once() {
     );
     assert_eq!(
         ready.used_tokens,
-        guard().counter().count_messages(&ready.messages) as i64
+        guard().guard_counter().count(&ready.messages)
     );
     assert!(ready.events.is_empty());
     let trace = &ready.traces[0];
@@ -386,12 +395,23 @@ fn replacement_is_systems_retained_users_and_one_marked_summary() {
     );
     let kwargs = summary.additional_kwargs.as_ref().expect("markers");
     assert_eq!(kwargs[SUMMARY_VERSION_KEY], 1);
-    let id = format!("cg-summary-{T0}");
-    assert_eq!(summary.extra["id"], json!(id));
-    assert_eq!(
-        ready.messages[2].extra["id"],
-        json!(format!("{id}-retained-1")),
+    let id = summary.id().expect("the summary gets an id").to_string();
+    assert!(is_uuid4(&id), "{id}");
+    let retained_ids: Vec<&str> = ready.messages[1..3]
+        .iter()
+        .filter_map(Message::id)
+        .collect();
+    assert_eq!(retained_ids.len(), 2);
+    assert!(
+        retained_ids
+            .iter()
+            .all(|r| is_uuid4(r) && *r != id && *r != "m4"),
         "retained copies get fresh ids"
+    );
+    assert_ne!(retained_ids[0], retained_ids[1]);
+    assert!(
+        ready.messages[0].id().is_some_and(is_uuid4),
+        "a system message without an id gets one"
     );
 
     let replacement = ready.replacement.as_ref().expect("completed");
@@ -406,7 +426,6 @@ fn replacement_is_systems_retained_users_and_one_marked_summary() {
         Some(id.as_str())
     );
     assert_eq!(event.metrics.used_input_tokens, ready.used_tokens);
-    assert!(event.compaction.after_tokens < Some(event.compaction.before_tokens));
     assert!(ready.changed);
     assert!(event.to_status_event("resp_1").validate().is_ok());
 
@@ -432,12 +451,12 @@ fn recent_users_are_kept_newest_first_within_the_budget_and_the_last_is_cut() {
         Message::new("user", "middle ".repeat(50)),
         Message::new("user", "newest"),
     ];
-    let each = |m: &Message| counter.count_message(m) + TOKENS_PER_REPLY;
+    let each = |m: &Message| counter.count_messages(std::slice::from_ref(m));
     let budget = each(&msgs[3]) + each(&msgs[2]) + 10;
-    let selected = select_recent_user_messages(&msgs, budget, &counter);
+    let selected = recent_user_messages(&msgs, budget, &GuardCounter::reference(counter));
     assert_eq!(selected.len(), 3);
-    assert_eq!(selected[1], retained_copy(&msgs[2]));
-    assert_eq!(selected[2], retained_copy(&msgs[3]));
+    assert_eq!(without_id(&selected[1]), retained_copy(&msgs[2]));
+    assert_eq!(without_id(&selected[2]), retained_copy(&msgs[3]));
     assert_eq!(
         counter.count_text(text_of(&selected[0])),
         10,
@@ -457,9 +476,9 @@ fn recent_users_are_kept_newest_first_within_the_budget_and_the_last_is_cut() {
         .iter()
         .filter(|m| m.has_flag(CHECKPOINT_RETAINED_FLAG))
         .collect();
-    let retained_tokens: usize = retained
+    let retained_tokens: Tokens = retained
         .iter()
-        .map(|m| counter.count_message(m) + TOKENS_PER_REPLY)
+        .map(|m| counter.count_messages(std::slice::from_ref(m)))
         .sum();
     assert_eq!(retained.len(), 2);
     assert!(retained_tokens <= 350 + 8, "{retained_tokens}");
@@ -468,6 +487,12 @@ fn recent_users_are_kept_newest_first_within_the_budget_and_the_last_is_cut() {
 fn retained_copy(m: &Message) -> Message {
     let mut m = m.clone();
     m.set_kwarg(CHECKPOINT_RETAINED_FLAG, true.into());
+    m
+}
+
+fn without_id(m: &Message) -> Message {
+    let mut m = m.clone();
+    m.extra.remove("id");
     m
 }
 
@@ -543,9 +568,119 @@ fn a_bypassed_payload_that_keeps_it_over_fails_with_a_clear_error() {
     };
     assert_eq!(*trigger_limit, 1_000);
     assert!(*used_tokens >= 1_000);
-    assert!(err.to_string().contains("narrow the request"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("Current context still exceeds the safe input budget"),
+        "the reference's fail-fast message: {err}"
+    );
 
     // Through a failed summary too.
     let request = need_summary(history, &limits(1_000, 5_000));
     assert!(request.on_error(&SummaryError::new("boom"), T0).is_err());
+}
+
+#[test]
+fn tool_messages_without_an_id_are_not_rendered() {
+    let mut id_less = tool_result("c1", "grep", &"line\n".repeat(40_000));
+    id_less.extra.remove("id");
+    let history = vec![
+        Message::new("user", "q"),
+        calling("c1", "grep"),
+        id_less.clone(),
+    ];
+    let ready = proceed(guard().before_model_call(history, &limits(100_000, 70_000), T0));
+    assert_eq!(
+        ready.messages[2], id_less,
+        "the reference cannot upsert a message without an id"
+    );
+    assert!(!ready.changed);
+}
+
+/// Reference quirk: the summariser's input is rebuilt without the names of
+/// user, system and assistant messages (tool messages keep theirs).
+#[test]
+fn the_summariser_sees_no_names_but_tool_names() {
+    let mut alice = Message::new("user", "from alice");
+    alice.name = Some("alice".into());
+    let history = vec![
+        alice,
+        calling("c1", "grep"),
+        tool_result("c1", "grep", "found"),
+        Message::new("user", "now"),
+    ];
+    let request = need_summary(history, &limits(10, 5_000));
+    let names: Vec<Option<&str>> = request
+        .messages()
+        .iter()
+        .map(|m| m.name.as_deref())
+        .collect();
+    assert_eq!(names, [None, None, Some("grep"), None, None]);
+    assert_eq!(
+        request.history()[0].name.as_deref(),
+        Some("alice"),
+        "the history keeps it"
+    );
+}
+
+/// Reference quirk: tool-call arguments count nothing inside the guard; `strict_counting` counts them.
+#[test]
+fn strict_counting_counts_tool_calls_toward_the_trigger() {
+    let mut call = calling("c1", "grep");
+    call.tool_calls = Some(vec![serde_json::from_value::<ToolCall>(json!({
+        "id": "c1", "type": "function",
+        "function": {"name": "grep", "arguments": json!({"q": "needle ".repeat(300)}).to_string()}
+    }))
+    .expect("valid call")]);
+    let mut result = tool_result("c1", "grep", "found");
+    result.set_kwarg(COMPACTED_FLAG, true.into());
+    let history = vec![
+        Message::new("user", "q"),
+        call,
+        result,
+        Message::new("user", "now"),
+    ];
+    let counter = TokenCounter::for_model("gpt-4o");
+    let metrics_count = counter.count_messages(&history);
+    let reference = guard();
+    let guard_count = reference.guard_counter().count(&history);
+    assert!(
+        metrics_count > guard_count + 300,
+        "{metrics_count} vs {guard_count}"
+    );
+    let between = limits(guard_count + 50, 5_000);
+    let ready = proceed(reference.before_model_call(history.clone(), &between, T0));
+    assert!(
+        !ready.metrics.is_over_trigger,
+        "the reference does not see the arguments"
+    );
+    let strict = Guard::with_config(
+        counter,
+        GuardConfig {
+            strict_counting: true,
+            ..GuardConfig::default()
+        },
+    );
+    let Decision::NeedSummary(request) = strict
+        .before_model_call(history, &between, T0)
+        .expect("runs")
+    else {
+        panic!("strict counting sees the arguments and compacts");
+    };
+    assert_eq!(request.before_tokens(), metrics_count);
+}
+
+#[test]
+fn a_list_reply_is_summarised_from_its_text_parts() {
+    let request = need_summary(spec_history(), &limits(10, 5_000));
+    let reply: Content = serde_json::from_value(json!([
+        {"type": "thinking", "thinking": "Objective: "},
+        {"type": "text", "text": "answer the latest question"}
+    ]))
+    .expect("parts");
+    let ready = request.on_summary(reply, T0).expect("runs");
+    let replacement = ready.replacement.expect("completed");
+    assert_eq!(
+        replacement.summary_text,
+        "Objective: answer the latest question"
+    );
 }
