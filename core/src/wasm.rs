@@ -290,11 +290,6 @@ fn non_negative(n: i64, arg: &str) -> JsResult<i64> {
     Ok(n)
 }
 
-/// A non-negative count as a `usize`, saturating where it does not fit (wasm32's `usize` is 32 bits).
-fn saturating_usize(n: i64) -> usize {
-    usize::try_from(n).unwrap_or(usize::MAX)
-}
-
 fn non_negative_int_arg(v: &JsValue, arg: &str) -> JsResult<i64> {
     non_negative(int_arg(v, arg)?, arg)
 }

@@ -102,7 +102,7 @@ fn one_compaction_through_the_js_api() {
     assert_eq!(get(&last, "role"), s("user"));
     assert!(get(&last, "content")
         .as_string()
-        .is_some_and(|t| t.starts_with("You are compacting this conversation")));
+        .is_some_and(|t| t.starts_with("You are performing a CONTEXT CHECKPOINT COMPACTION.")));
     let input_tokens = ok(call(&first, "inputTokens", &[]))
         .as_f64()
         .expect("number");
@@ -253,7 +253,7 @@ fn under_the_trigger_it_proceeds_and_other_errors_fall_back() {
     // The source pass marks tool outputs compacted.
     let with_tool = js(r#"[{"role":"user","content":"q"},
             {"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"sh","arguments":"{}"}}]},
-            {"role":"tool","tool_call_id":"c1","name":"sh","content":"ok"}]"#);
+            {"role":"tool","tool_call_id":"c1","name":"sh","content":"ok","id":"t1"}]"#);
     let decision = ok(call(&guard, "beforeModelCall", &[with_tool, n(NOW_MS)]));
     assert_eq!(get(&decision, "changed"), JsValue::TRUE);
     let tool = at(&get(&decision, "messages"), 2);
@@ -348,11 +348,12 @@ fn a_bypassed_payload_throws_a_typed_error() {
     ));
     let error = thrown(call(&guard, "beforeModelCall", &[history, n(NOW_MS)]));
     let text = String::from(error.message());
-    assert!(
-        text.starts_with("history: the request is still over the context limit ("),
-        "{text}"
+    assert_eq!(
+        text,
+        "history: Current context still exceeds the safe input budget after compaction, and at least \
+         one protected payload cannot be truncated safely. Narrow the request or avoid direct \
+         injection for this turn."
     );
-    assert!(text.contains("narrow the request"), "{text}");
     let error = JsValue::from(error);
     assert_eq!(get(&error, "code"), s("bypassed_payload_too_large"));
     assert_eq!(get(&error, "trigger_limit"), n(300.0));
@@ -477,7 +478,7 @@ fn bad_arguments_throw_errors_naming_them() {
     );
     assert_eq!(
         message(call(&request, "onSummary", &[JsValue::NULL, n(NOW_MS)])),
-        "text: expected a string, got null"
+        "reply: expected a string or an array of content parts, got null"
     );
     assert_eq!(
         message(call(&request, "fallBack", &[n(NOW_MS), s("tired")])),
@@ -488,31 +489,46 @@ fn bad_arguments_throw_errors_naming_them() {
 
     assert_eq!(
         message(
-            select_recent_user_messages_js(js("[]"), n(-1.0), s("gpt-4o")).map_err(JsValue::from)
+            select_recent_user_messages_js(js("[]"), n(1.5), s("gpt-4o")).map_err(JsValue::from)
         ),
-        "tokenLimit: must be ≥ 0, got -1"
+        "tokenLimit: expected an integer, got 1.5"
     );
     assert_eq!(
         message(
             reload_messages_js(js(r#"[{"role":"bot"}]"#), JsValue::UNDEFINED)
                 .map_err(JsValue::from)
         ),
-        "turns[0].role: expected \"user\" or \"assistant\", got \"bot\""
+        "turns[0].role: expected \"USER\" or \"ASSISTANT\", got \"bot\""
     );
     assert_eq!(
         message(
-            reload_messages_js(
-                js(r#"[{"role":"user","messages":[{"role":9}]}]"#),
+            latest_checkpoint_js(
+                js(r#"[{"role":"USER","status":"DONE"}]"#),
                 JsValue::UNDEFINED
             )
+            .map_err(JsValue::from)
+        ),
+        "turns[0].status: expected \"PENDING\" or \"RUNNING\" or \"COMPLETED\" or \"FAILED\" or \
+         \"CANCELLED\" or \"DELETE\" or \"PENDING_CONFIRMATION\", got \"DONE\""
+    );
+    assert_eq!(
+        message(
+            latest_checkpoint_js(
+                js(r#"[{"role":"USER","status":"COMPLETED","prompt":7}]"#),
+                JsValue::UNDEFINED
+            )
+            .map_err(JsValue::from)
+        ),
+        "turns[0].prompt: expected a string, got 7"
+    );
+    let bad_chain =
+        r#"[{"role":"ASSISTANT","status":"COMPLETED","result":{"messages_chain":[{"role":9}]}}]"#;
+    assert!(message(
+        reload_messages_js(js(bad_chain), JsValue::UNDEFINED)
             .map(|_| JsValue::NULL)
             .map_err(JsValue::from)
-        )
-        .split(':')
-        .next()
-        .unwrap_or_default(),
-        "turns[0].messages[0]"
-    );
+    )
+    .starts_with("turns: invalid messages: message 0"));
     assert_eq!(
         message(latest_checkpoint_js(js("[]"), n(1.5)).map_err(JsValue::from)),
         "limit: expected an integer, got 1.5"
@@ -535,20 +551,50 @@ fn free_functions_of_the_guard() {
     );
 
     let users = js(
-        r#"[{"role":"user","content":"one"},{"role":"assistant","content":"a"},{"role":"user","content":"two"}]"#,
+        r#"[{"role":"user","content":"one","name":"alice","id":"m1"},{"role":"assistant","content":"a"},{"role":"user","content":"two"}]"#,
     );
     let recent = select_recent_user_messages_js(users, n(1000.0), s("gpt-4o")).expect("selects");
-    assert_eq!(
-        stringify(&recent),
-        r#"[{"role":"user","content":"one","additional_kwargs":{"checkpoint_retained":true}},{"role":"user","content":"two","additional_kwargs":{"checkpoint_retained":true}}]"#
+    assert_eq!(len(&recent), 2);
+    let mut ids = Vec::new();
+    for (i, text) in ["one", "two"].iter().enumerate() {
+        let m = at(&recent, i as u32);
+        let keys: Vec<String> = Object::keys(m.unchecked_ref::<Object>())
+            .iter()
+            .filter_map(|k| k.as_string())
+            .collect();
+        assert_eq!(
+            keys,
+            ["role", "content", "additional_kwargs", "id"],
+            "no name"
+        );
+        assert_eq!(get(&m, "content"), s(text));
+        assert_eq!(
+            stringify(&get(&m, "additional_kwargs")),
+            r#"{"checkpoint_retained":true}"#
+        );
+        let id = get(&m, "id").as_string().expect("an id");
+        assert!(
+            id.len() == 36 && id.as_bytes()[14] == b'4' && id != "m1",
+            "a fresh uuid4: {id}"
+        );
+        ids.push(id);
+    }
+    assert_ne!(ids[0], ids[1]);
+    // The limit is the reference's: each message costs countMessages([m]); nothing fits in 0 tokens.
+    let none = select_recent_user_messages_js(
+        js(r#"[{"role":"user","content":"x"}]"#),
+        n(-5.0),
+        s("gpt-4o"),
     );
+    assert_eq!(len(&none.expect("selects")), 0);
 
     let turns = js(
-        r#"[{"role":"user","completed":true,"messages":[{"role":"user","content":"u1"}]},
-            {"role":"assistant","completed":true,"messages":[
+        r#"[{"role":"USER","status":"COMPLETED","result":null,"prompt":"u1"},
+            {"role":"ASSISTANT","status":"COMPLETED","result":{"value":"a1","messages_chain":[
               {"role":"user","content":"[COMPACT SUMMARY] s","additional_kwargs":{"summary_compacted":true}},
-              {"role":"assistant","content":"a1"}]},
-            {"role":"user","messages":[{"role":"user","content":"u2"}]}]"#,
+              {"role":"assistant","content":"a1"}]}},
+            {"role":"USER","status":"COMPLETED","prompt":"u2"},
+            {"role":"ASSISTANT","status":"DELETE","result":{"value":"gone"}}]"#,
     );
     let reloaded = reload_messages_js(turns.clone(), JsValue::UNDEFINED).expect("reloads");
     let contents: Vec<String> = (0..len(&reloaded))
@@ -559,10 +605,15 @@ fn free_functions_of_the_guard() {
         })
         .collect();
     assert_eq!(contents, ["[COMPACT SUMMARY] s", "a1", "u2"]);
-    let one = latest_checkpoint_js(turns, n(1.0)).expect("selects");
+    let one = latest_checkpoint_js(turns.clone(), n(1.0)).expect("selects");
     assert_eq!(len(&one), 1);
-    assert_eq!(get(&at(&one, 0), "role"), s("assistant"));
-    assert_eq!(get(&at(&one, 0), "completed"), JsValue::TRUE);
+    assert_eq!(get(&at(&one, 0), "role"), s("ASSISTANT"));
+    assert_eq!(get(&at(&one, 0), "status"), s("COMPLETED"));
+    // A limit of 0 is no limit (the reference's rule), not "the checkpoint alone".
+    assert_eq!(
+        len(&latest_checkpoint_js(turns, n(0.0)).expect("selects")),
+        2
+    );
 
     let too_long = |v: JsValue| is_context_too_long_error_js(v).expect("valid failure");
     assert!(too_long(s("输入长度超过限制")));
@@ -573,4 +624,63 @@ fn free_functions_of_the_guard() {
     assert!(too_long(
         js_sys::Error::new("This model's maximum context length is 8192").into()
     ));
+    assert!(too_long(js(
+        r#"{"message":"BadRequest: PROMPT IS TOO LONG"}"#
+    )));
+    assert!(!too_long(js(
+        r#"{"message":"İnput is too long","status":400}"#
+    )));
+    assert!(!too_long(s("Error code: 413")));
+}
+
+#[wasm_bindgen_test]
+fn strict_counting_counts_tool_calls_as_the_metrics_do() {
+    let args = format!(r#"{{\"q\":\"{}\"}}"#, "needle ".repeat(100));
+    let history = format!(
+        r#"[{{"role":"user","content":"q"}},
+            {{"role":"assistant","content":"","tool_calls":[{{"id":"c1","type":"function","function":{{"name":"grep","arguments":"{args}"}}}}]}},
+            {{"role":"tool","tool_call_id":"c1","name":"grep","content":"found","id":"t1","additional_kwargs":{{"compacted":true}}}}]"#
+    );
+    let used = |options: &str| {
+        let guard = small_guard(options);
+        let ready = ok(call(&guard, "beforeModelCall", &[js(&history), n(NOW_MS)]));
+        assert_eq!(get(&ready, "kind"), s("proceed"));
+        get(&ready, "used_tokens").as_f64().expect("number")
+    };
+    let metrics = count_messages(js(&history), s("gpt-4o")).expect("counts");
+    let reference = used(r#"{"auto_compact_token_limit":100000}"#);
+    let strict = used(r#"{"auto_compact_token_limit":100000,"strict_counting":true}"#);
+    assert_eq!(strict, metrics);
+    assert!(
+        reference + 100.0 < strict,
+        "the reference's guard counts no tool-call arguments"
+    );
+    let m = message(
+        ContextGuard::new(
+            s("gpt-4o"),
+            JsValue::NULL,
+            js(r#"{"strict_counting":"yes"}"#),
+        )
+        .map(JsValue::from)
+        .map_err(JsValue::from),
+    );
+    assert!(m.starts_with("options: invalid type: string"), "{m}");
+}
+
+#[wasm_bindgen_test]
+fn a_summary_reply_may_be_content_parts() {
+    let guard = small_guard(r#"{"auto_compact_token_limit":300}"#);
+    let decision = ok(call(
+        &guard,
+        "beforeModelCall",
+        &[long_history(), n(NOW_MS)],
+    ));
+    let request = get(&decision, "request");
+    let reply =
+        js(r#"[{"type":"thinking","thinking":"Objective: "},{"type":"text","text":"answer"}]"#);
+    let done = ok(call(&request, "onSummary", &[reply, n(NOW_MS)]));
+    assert_eq!(
+        get(&get(&done, "replacement"), "summary_text"),
+        s("Objective: answer")
+    );
 }
