@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The benchmarks of issue 6, in one command; writes BENCHMARKS.md at the repository root.
-#   1. builds pkg/ (release) when it is missing or older than core's sources;
+#   1. builds pkg/core/ (release) with scripts/build-packages.sh, skipped when up to date;
 #   2. installs the browser bench's pinned JS tokenizers (npm ci) when missing;
 #   3. generates the inputs (tests/bench/corpus.mjs, deterministic);
 #   4. native: criterion benches (core/benches/engine.rs), short measurement time;
 #   5. browser: tests/bench/run.mjs in one headless Chromium session;
 #   6. BENCHMARKS.md: both tables, the .wasm's raw/gzip/brotli size, the machine.
-# Options: --rebuild (always rebuild pkg/), --skip-native, --skip-browser (the skipped
+# Options: --rebuild (always rebuild pkg/core/), --skip-native, --skip-browser (the skipped
 # part keeps its previous results, when there are any).
 # Benchmarks are not tests: nothing here is part of scripts/test.sh or .ci/run.
 set -euo pipefail
@@ -29,13 +29,12 @@ mkdir -p "$out"
 step() { printf '\n--> %s\n' "$*"; }
 start=$(date +%s)
 
-wasm=pkg/ctxguard_core_bg.wasm
-if [ "$rebuild" = 1 ] || [ ! -f "$wasm" ] || [ ! -f pkg/ctxguard_core.js ] ||
-  [ -n "$(find core/src core/Cargo.toml core/build.rs Cargo.toml Cargo.lock -newer "$wasm" -print -quit 2>/dev/null)" ]; then
-  step "wasm-pack build core --release --target web --out-dir ../pkg --mode no-install"
-  wasm-pack build core --release --target web --out-dir ../pkg --mode no-install
-else
-  step "pkg/ is up to date with core (pass --rebuild to force a release build)"
+step "scripts/build-packages.sh core (release pkg/core/; skipped when up to date)"
+bash scripts/build-packages.sh core $([ "$rebuild" = 1 ] && echo --force)
+
+if [ ! -d tests/support/node_modules ]; then
+  step "npm ci in tests/support (playwright-core, the browser driver)"
+  (cd tests/support && npm ci --no-audit --no-fund --silent)
 fi
 
 if [ ! -f tests/bench/node_modules/.package-lock.json ] ||

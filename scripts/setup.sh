@@ -58,8 +58,11 @@ if [ "$want_web_tools" = 1 ]; then
     mkdir -p "$tools"
     npm install --silent --no-audit --no-fund --prefix "$tools" "binaryen@$BINARYEN_VERSION"
   fi
-  if [ -f "$root/tests/js/package.json" ] && [ ! -d "$root/tests/js/node_modules" ]; then
-    step "npm ci in tests/js"
-    (cd "$root/tests/js" && npm ci --silent --no-audit --no-fund)
-  fi
+fi
+
+# The one browser driver of the Node test runners (playwright-core over Debian's Chromium).
+if [ "$want_browser" = 1 ] && { [ ! -d "$root/tests/support/node_modules" ] ||
+  [ "$root/tests/support/package-lock.json" -nt "$root/tests/support/node_modules/.package-lock.json" ]; }; then
+  step "npm ci in tests/support (playwright-core)"
+  (cd "$root/tests/support" && npm ci --silent --no-audit --no-fund)
 fi

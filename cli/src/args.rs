@@ -26,7 +26,7 @@ pub enum Command {
         /// Files to count; `-` is stdin.
         files: Vec<PathBuf>,
     },
-    /// Build one <attachment> block from files and show what the preview keeps of each.
+    /// Compose the <attachment> block the backend sends for files and show what the preview keeps of each.
     Preview {
         /// Model id that picks the encoding and the default budget.
         #[arg(long)]
@@ -34,6 +34,12 @@ pub enum Command {
         /// Shared token budget of the block (default: min(context window / 2, 15000)).
         #[arg(long)]
         limit: Option<i64>,
+        /// The backend's inline cap per file, in characters (code points); 0 or less: no cap.
+        #[arg(long, default_value_t = ctxguard_core::attachment::DEFAULT_INJECT_MAX_CHARS, allow_negative_numbers = true)]
+        inject_max_chars: i64,
+        /// The sandbox folder the files were copied to (headers then name their paths there).
+        #[arg(long, value_name = "DIR")]
+        sandbox_dir: Option<PathBuf>,
         /// Also print the rendered block.
         #[arg(long)]
         show: bool,

@@ -18,9 +18,18 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Preview {
             model,
             limit,
+            inject_max_chars,
+            sandbox_dir,
             show,
             files,
-        } => preview::run(&model, limit, show, &files),
+        } => preview::run(preview::PreviewArgs {
+            model: &model,
+            limit,
+            inject_max_chars,
+            sandbox_dir: sandbox_dir.as_deref(),
+            show,
+            files: &files,
+        }),
         Command::Limits {
             model,
             context_window,

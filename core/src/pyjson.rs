@@ -1,9 +1,11 @@
-//! Python semantics of JSON values the reference relies on: truthiness,
-//! `json.dumps` with its defaults (`", "` / `": "` separators,
-//! `ensure_ascii=True`, keys in their given order, `repr` floats), because the
-//! reference counts the tokens of tool-call arguments serialised that way;
-//! `str()` of a loaded value, because the guard renders and measures
-//! non-string content that way; and `str.isspace` / `str.strip`.
+//! Python semantics the reference relies on: truthiness, `json.dumps` with its
+//! defaults (`", "` / `": "` separators, `ensure_ascii=True`, keys in their
+//! given order, `repr` floats), because the reference counts the tokens of
+//! tool-call arguments serialised that way; `int()` / `float()` of JSON
+//! values and strings (Unicode digits and `_` separators included), because it
+//! reads exit codes and wall times with them; `str()` of a loaded value,
+//! because the guard renders and measures non-string content that way; and
+//! `str.isspace` / `str.strip`.
 
 use serde_json::Value;
 use std::fmt::Write;
@@ -25,6 +27,133 @@ pub fn is_truthy(v: &Value) -> bool {
         Value::Array(a) => !a.is_empty(),
         Value::Object(o) => !o.is_empty(),
     }
+}
+
+/// Python's `int(value)` for a JSON value: booleans are 0/1, floats are
+/// truncated, strings parse as [`int_from_str`]; `None` where Python raises
+/// (or the result does not fit in an `i64`).
+pub fn to_int(value: &Value) -> Option<i64> {
+    match value {
+        Value::Bool(b) => Some(i64::from(*b)),
+        Value::Number(n) => n.as_i64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.is_finite() && f.abs() < 9.2e18)
+                .map(|f| f.trunc() as i64)
+        }),
+        Value::String(s) => int_from_str(s),
+        _ => None,
+    }
+}
+
+/// Python's `float(value)` for a JSON value: booleans are 0.0/1.0, strings
+/// parse as [`float_from_str`]; `None` where Python raises.
+pub fn to_float(value: &Value) -> Option<f64> {
+    match value {
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => float_from_str(s),
+        _ => None,
+    }
+}
+
+/// Python's `int(s)`: surrounding whitespace, an optional sign, then decimal
+/// digits of any script with single `_` between them.
+pub fn int_from_str(s: &str) -> Option<i64> {
+    let t = s.trim_matches(is_space);
+    let (negative, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let ascii = ascii_digits(digits)?;
+    let magnitude: i128 = ascii.parse().ok()?;
+    i64::try_from(if negative { -magnitude } else { magnitude }).ok()
+}
+
+/// Python's `float(s)`: surrounding whitespace, then a decimal literal (digits
+/// of any script, `_` between digits), an exponent, or `inf`/`infinity`/`nan`.
+pub fn float_from_str(s: &str) -> Option<f64> {
+    let t = s.trim_matches(is_space);
+    let (sign, rest) = match t.as_bytes().first() {
+        Some(b'-') => ("-", &t[1..]),
+        Some(b'+') => ("", &t[1..]),
+        _ => ("", t),
+    };
+    let lower = rest.to_ascii_lowercase();
+    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+        return format!("{sign}{lower}").parse().ok();
+    }
+    // Mantissa digits and exponent digits are each runs of digits with single underscores.
+    let mut out = String::from(sign);
+    let mut run = String::new();
+    let mut seen_digit = false;
+    for c in rest.chars() {
+        if matches!(c, '.' | 'e' | 'E' | '+' | '-') {
+            out.push_str(&ascii_digits_or_empty(&run)?);
+            run.clear();
+            out.push(c);
+        } else {
+            seen_digit |= digit_value(c).is_some();
+            run.push(c);
+        }
+    }
+    out.push_str(&ascii_digits_or_empty(&run)?);
+    if !seen_digit {
+        return None;
+    }
+    out.parse().ok()
+}
+
+/// [`ascii_digits`] of a possibly empty run.
+fn ascii_digits_or_empty(run: &str) -> Option<String> {
+    if run.is_empty() {
+        Some(String::new())
+    } else {
+        ascii_digits(run)
+    }
+}
+
+/// A run of decimal digits of any script, with single `_` between digits, as ASCII digits.
+fn ascii_digits(run: &str) -> Option<String> {
+    let mut out = String::with_capacity(run.len());
+    let mut after_digit = false;
+    let mut pending_underscore = false;
+    for c in run.chars() {
+        if c == '_' {
+            if !after_digit || pending_underscore {
+                return None;
+            }
+            pending_underscore = true;
+            continue;
+        }
+        let d = digit_value(c)?;
+        out.push(char::from(b'0' + d));
+        after_digit = true;
+        pending_underscore = false;
+    }
+    (after_digit && !pending_underscore).then_some(out)
+}
+
+/// The value of a decimal digit of any script (Unicode `Nd`), as Python's
+/// `\d` and `int()` read it: `Nd` characters come in runs of ten, 0 to 9.
+pub fn digit_value(c: char) -> Option<u8> {
+    use crate::bpe::unicode::{class, DIGIT};
+    if c.is_ascii_digit() {
+        return Some(c as u8 - b'0');
+    }
+    if class(c) & DIGIT == 0 {
+        return None;
+    }
+    let mut before = 0u32;
+    let mut cp = c as u32;
+    while let Some(prev) = cp.checked_sub(1).and_then(char::from_u32) {
+        if class(prev) & DIGIT == 0 {
+            break;
+        }
+        before += 1;
+        cp -= 1;
+    }
+    u8::try_from(before % 10).ok()
 }
 
 fn write_value(out: &mut String, value: &Value) {
@@ -285,6 +414,30 @@ mod tests {
     fn strip_uses_python_whitespace() {
         assert_eq!(strip("\u{1c} \t x y\u{3000}\n"), "x y");
         assert_eq!(strip("\u{200b}x"), "\u{200b}x");
+    }
+
+    #[test]
+    fn int_and_float_like_python() {
+        assert_eq!(to_int(&json!(true)), Some(1));
+        assert_eq!(to_int(&json!(3.9)), Some(3));
+        assert_eq!(to_int(&json!(-3.9)), Some(-3));
+        assert_eq!(to_int(&json!(" 1_000 ")), Some(1000));
+        assert_eq!(to_int(&json!("١٢")), Some(12));
+        assert_eq!(to_int(&json!("𝟗")), Some(9));
+        assert_eq!(to_int(&json!("3.0")), None);
+        assert_eq!(to_int(&json!("1__0")), None);
+        assert_eq!(to_int(&json!("_1")), None);
+        assert_eq!(to_int(&json!("")), None);
+        assert_eq!(to_int(&json!(null)), None);
+        assert_eq!(to_float(&json!(" 1_0.5 ")), Some(10.5));
+        assert_eq!(to_float(&json!("٣.٥")), Some(3.5));
+        assert_eq!(to_float(&json!("1e3")), Some(1000.0));
+        assert_eq!(to_float(&json!(".5")), Some(0.5));
+        assert_eq!(to_float(&json!("-Infinity")), Some(f64::NEG_INFINITY));
+        assert!(to_float(&json!("nan")).is_some_and(f64::is_nan));
+        assert_eq!(to_float(&json!("abc")), None);
+        assert_eq!(to_float(&json!(".")), None);
+        assert_eq!(to_float(&json!(false)), Some(0.0));
     }
 
     #[test]

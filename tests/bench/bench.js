@@ -1,4 +1,4 @@
-// The browser bench page: ctxguard's npm package (pkg/, release build) beside
+// The browser bench page: ctxguard's npm package (pkg/core/, release build) beside
 // three JS tokenizers from the npm registry, all o200k, on the same inputs in
 // the same page. Driven by run.mjs through chromedriver; the result is left in
 // `window.benchResult`.
@@ -18,7 +18,7 @@ const PROBE = "hello world";
  */
 export const TOKENIZERS = {
   ctxguard: async () => {
-    const m = await import("/pkg/ctxguard_core.js");
+    const m = await import("/pkg/core/ctxguard_core.js");
     await m.default();
     return { count: (s) => m.countTokens(s, MODEL) };
   },
@@ -166,7 +166,7 @@ async function runMode(only) {
  * message and taking a snapshot, against `contextMetrics` recounting the whole history once.
  */
 async function ledgerSnapshot(text) {
-  const m = await import("/pkg/ctxguard_core.js");
+  const m = await import("/pkg/core/ctxguard_core.js");
   const chunk = 4000; // characters per message
   const history = [];
   for (let i = 0, at = 0; history.length < 1140; i++, at = (at + chunk) % (text.length - chunk)) {

@@ -234,7 +234,7 @@ function main() {
   let sizes = "";
   let brotli = null;
   try {
-    sizes = execFileSync(process.execPath, [join(root, "tests/wasm-host/size.mjs"), join(root, "pkg")], { encoding: "utf8" }).trim();
+    sizes = execFileSync(process.execPath, [join(root, "tests/wasm-host/size.mjs"), join(root, "pkg/core")], { encoding: "utf8" }).trim();
     const m = sizes.match(/ctxguard_core_bg\.wasm:.*brotli [\d.]+ MB \((\d+) B\)/);
     brotli = m ? Number(m[1]) : null;
   } catch (e) {
@@ -253,12 +253,12 @@ function main() {
     "",
     targets(native, browser, brotli),
     "",
-    "## Browser (headless Chromium, release `pkg/`, o200k, one session)",
+    "## Browser (headless Chromium, release `pkg/core/`, o200k, one session)",
     "",
     browser
       ? `Init: from loading the tokenizer's module (for ctxguard: \`import\` + \`init()\`) to its first count result, each on a fresh page load with nothing cached (after one untimed page load that starts the session's renderer). Throughput: median of repeated runs after a warm-up, MB = 10⁶ bytes of UTF-8. Inputs (\`tests/bench/corpus.mjs\`, deterministic): ${Object.entries(browser.bytes).map(([k, v]) => `${k} ${v} B`).join(", ")}. Worst cases run on prefixes growing 4× at a time from 1 KiB to 1 MB, stopping before a size whose time, extrapolated quadratically from the last one, would pass 10 s (the cell then gives the largest size run and how much 4× the size cost).\n\n` +
         browserTable(browser) +
-        `\n\nTokenizers: ctxguard (\`pkg/\`, \`countTokens(text, "gpt-4o")\`), gpt-tokenizer \`countTokens\` (o200k_base), js-tiktoken \`Tiktoken(o200k_base).encode\`, tiktoken's npm wasm build (\`tiktoken/lite/init\` + \`encoders/o200k_base.json\`, \`encode_ordinary\`); versions pinned in \`tests/bench/package-lock.json\`. User agent: ${browser.userAgent}.`
+        `\n\nTokenizers: ctxguard (\`pkg/core/\`, \`countTokens(text, "gpt-4o")\`), gpt-tokenizer \`countTokens\` (o200k_base), js-tiktoken \`Tiktoken(o200k_base).encode\`, tiktoken's npm wasm build (\`tiktoken/lite/init\` + \`encoders/o200k_base.json\`, \`encode_ordinary\`); versions pinned in \`tests/bench/package-lock.json\`. User agent: ${browser.userAgent}.`
       : "_not run_",
     "",
     "## Native (criterion, release, one core)",
@@ -267,7 +267,7 @@ function main() {
     "Median of criterion's samples (`core/benches/engine.rs`, short measurement time), on the same inputs as the browser table.",
     "",
     native.text,
-    "## Package size (release `pkg/ctxguard_core_bg.wasm`)",
+    "## Package size (release `pkg/core/ctxguard_core_bg.wasm`)",
     "",
     "```",
     sizes,

@@ -1,15 +1,15 @@
-// Drives tests/bench/index.html in one headless Chromium session through
-// chromedriver (WebDriver over HTTP), using only Node built-ins, as
-// tests/wasm-host/run.mjs does. Serves the repository root on a free localhost
+// Drives tests/bench/index.html in one headless Chromium session (tests/support's
+// driver), as tests/wasm-host/run.mjs does. Serves the repository root on a free localhost
 // port; measures each tokenizer's init on `--inits` fresh page loads, then runs
 // the throughput / worst-case page once; prints the table and writes the raw
 // result as JSON to `--out`.
 //
-// Usage: node tests/bench/run.mjs [--out FILE] [--inits N] [--only NAME,…] [--chromedriver PATH] [--chromium PATH]
+// Usage: node tests/bench/run.mjs [--out FILE] [--inits N] [--only NAME,…] [--chromium PATH]
 // (--only: run just these tokenizers beside ctxguard, e.g. `--only ctxguard` while tuning it).
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openBrowser, option, root, sleep } from "../support/chromium.mjs";
+import { openBrowser, root } from "../support/browser.mjs";
+import { option, sleep } from "../support/net.mjs";
 import { browserTable } from "./report.mjs";
 
 const out = option("--out", null);
@@ -26,8 +26,8 @@ for (const name of only ?? []) {
 const TOKENIZERS = ALL.filter((n) => !only || n === "ctxguard" || only.includes(n));
 
 async function main() {
-  for (const p of ["pkg/ctxguard_core.js", "pkg/ctxguard_core_bg.wasm", "tests/bench/node_modules/tiktoken/package.json"]) {
-    if (!existsSync(join(root, p))) throw new Error(`${p} is missing (scripts/bench.sh builds pkg/ and runs npm ci)`);
+  for (const p of ["pkg/core/ctxguard_core.js", "pkg/core/ctxguard_core_bg.wasm", "tests/bench/node_modules/tiktoken/package.json"]) {
+    if (!existsSync(join(root, p))) throw new Error(`${p} is missing (scripts/bench.sh builds pkg/core/ and runs npm ci)`);
   }
   const browser = await openBrowser();
   const deadline = setTimeout(() => {

@@ -1,11 +1,12 @@
-// Drives tests/wasm-host/index.html in headless Chromium through chromedriver
-// (WebDriver over HTTP), using only Node built-ins. Serves the repository root
+// Drives tests/wasm-host/index.html in headless Chromium (tests/support's
+// driver). Serves the repository root
 // on a free localhost port, runs the page `--runs` times in fresh page loads,
 // prints every failure, the init-to-first-count timings and a closing
 // `N passed, M failed` line; exits non-zero on any failure.
 //
-// Usage: node tests/wasm-host/run.mjs [--runs N] [--chromedriver PATH] [--chromium PATH]
-import { openBrowser, option } from "../support/chromium.mjs";
+// Usage: node tests/wasm-host/run.mjs [--runs N] [--chromium PATH]
+import { openBrowser } from "../support/browser.mjs";
+import { option } from "../support/net.mjs";
 
 const runs = Number(option("--runs", "1"));
 const TIMEOUT_MS = 180_000;

@@ -1,4 +1,4 @@
-// Type-checks a host's use of the package against pkg/*.d.ts (`tsc --noEmit`, see run.sh).
+// Type-checks a host's use of the package against pkg/core/*.d.ts (`tsc --noEmit`, see run.sh).
 // Lines marked @ts-expect-error must stay errors: they prove the declarations are not `any`.
 import init, {
   ContextGuard,
@@ -33,7 +33,7 @@ import init, {
   type ReadResult,
   type StatusEvent,
   type Turn,
-} from "../../pkg/ctxguard_core.js";
+} from "../../pkg/core/ctxguard_core.js";
 
 export async function host(): Promise<void> {
   await init();
