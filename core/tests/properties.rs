@@ -71,7 +71,7 @@ proptest! {
         prop_assert_eq!(out.traces.len(), 1);
         for seg in &out.segments {
             prop_assert!(seg.allocation <= limit);
-            prop_assert_eq!(seg.truncated, seg.tokens as i64 > seg.allocation);
+            prop_assert_eq!(seg.truncated, seg.tokens > seg.allocation);
         }
     }
 

@@ -292,7 +292,7 @@ impl Demo {
     /// Tokens the history uses now.
     #[cfg(test)]
     pub fn used_tokens(&self) -> i64 {
-        self.ledger.used_tokens() as i64
+        self.ledger.used_tokens()
     }
 
     /// Whether a summary is running.
@@ -578,7 +578,7 @@ impl Demo {
         let Ready {
             messages, events, ..
         } = ready;
-        let over = self.counter.count_messages(&messages) as i64 >= self.limits.trigger_limit;
+        let over = self.counter.count_messages(&messages) >= self.limits.trigger_limit;
         let mut messages = Some(messages);
         let mut legacy = false;
         for mut event in events {
@@ -1231,7 +1231,7 @@ mod tests {
             "{text}"
         );
         assert!(h.iter().any(|m| m.has_flag("checkpoint_retained")));
-        assert_eq!(demo.used_tokens(), demo.counter.count_messages(h) as i64);
+        assert_eq!(demo.used_tokens(), demo.counter.count_messages(h));
     }
 
     fn external_config() -> DemoConfig {
