@@ -60,9 +60,10 @@ pub(super) fn request(case: &Case) -> Result<Value, CaseError> {
 
 pub(super) fn too_long(case: &Case) -> Result<Value, CaseError> {
     let mut error = SummaryError::new(case.opt_field::<String>("message")?.unwrap_or_default());
-    // A status that is no HTTP status cannot be 413.
+    // Only an integer status can be 413 (the reference checks `isinstance(status, int)`).
     error.status = case
-        .opt_field::<i64>("status_code")?
+        .raw("status_code")
+        .as_i64()
         .and_then(|s| u16::try_from(s).ok());
     Ok(json!({"context_too_long": is_context_too_long(&error)}))
 }
@@ -153,6 +154,12 @@ mod tests {
     fn guard_kinds_run_through_the_runner() {
         let pass = r#"{"id":"g1","kind":"context_too_long","message":"Prompt is too long","status_code":400,"expected":{"context_too_long":true}}"#;
         assert_eq!(run_line(pass, 1), Verdict::Pass);
+        let float_status = r#"{"id":"g0","kind":"context_too_long","message":"x","status_code":413.0,"expected":{"context_too_long":false}}"#;
+        assert_eq!(
+            run_line(float_status, 1),
+            Verdict::Pass,
+            "only an integer 413 counts"
+        );
         let reload = r#"{"id":"g2","kind":"checkpoint_reload","turns":[{"role":"USER","status":"COMPLETED","result":null},{"role":"ASSISTANT","status":"PENDING","result":null}],"limit":0,"from_latest_compaction":true,"statuses":null,"expected":{"turns":[0]}}"#;
         assert_eq!(run_line(reload, 2), Verdict::Pass);
         let wrong = r#"{"id":"g3","kind":"summary_trim","model":"gpt-4o","messages":[{"role":"user","content":"q"}],"budget":0,"expected":{"messages":[],"removed":0}}"#;
