@@ -20,7 +20,7 @@ export interface Turn {
   role: TurnRole;
   status: TurnStatus;
   /** What an assistant turn stored: `{value?, messages_chain?}` (a compacted turn's chain holds the retained users, the summary and the reply). */
-  result?: JsonValue | null;
+  result?: { value?: JsonValue; messages_chain?: Message[]; [key: string]: unknown } | JsonValue | null;
   /** What a user turn said. */
   prompt?: string | null;
 }
