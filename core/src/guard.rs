@@ -92,6 +92,10 @@ mod trim;
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
+mod summary_tests;
+#[cfg(test)]
+mod testing;
+#[cfg(test)]
 mod tests;
 
 pub use checkpoint::{
