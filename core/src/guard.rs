@@ -17,7 +17,7 @@
 //! 3. **Emergency pass** when still over the trigger ([`emergency_pass`]):
 //!    the longest tool outputs are re-cut under the emergency policy until
 //!    usage is under the trigger; a knowledge-base payload that keeps it over
-//!    fails with [`Error::BypassedPayloadTooLarge`].
+//!    fails with [`crate::Error::BypassedPayloadTooLarge`].
 //!
 //! Each step is a public function named after its conformance kind, and
 //! [`Guard`] is built from exactly these functions, so the recorded cases
