@@ -60,9 +60,21 @@ if [ "$want_web_tools" = 1 ]; then
   fi
 fi
 
+# npm ci DIR (from its lock file) unless DIR/node_modules is already as the lock file says.
+npm_ci_if_stale() {
+  local dir="$root/$1"
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    step "npm ci in $1 ($2)"
+    (cd "$dir" && npm ci --silent --no-audit --no-fund)
+  fi
+}
+
 # The one browser driver of the Node test runners (playwright-core over Debian's Chromium).
-if [ "$want_browser" = 1 ] && { [ ! -d "$root/tests/support/node_modules" ] ||
-  [ "$root/tests/support/package-lock.json" -nt "$root/tests/support/node_modules/.package-lock.json" ]; }; then
-  step "npm ci in tests/support (playwright-core)"
-  (cd "$root/tests/support" && npm ci --silent --no-audit --no-fund)
+if [ "$want_browser" = 1 ]; then
+  npm_ci_if_stale tests/support "playwright-core"
+fi
+# The npm package's hosts: TypeScript for the declarations check, Vite and webpack for the bundler builds.
+if [ "$want_web_tools" = 1 ]; then
+  npm_ci_if_stale tests/wasm-host "typescript"
+  npm_ci_if_stale tests/npm-bundlers "vite, webpack"
 fi

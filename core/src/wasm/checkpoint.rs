@@ -3,35 +3,20 @@
 //! stored conversation (the reference backend's turns) from its latest
 //! compaction checkpoint (SPEC §8). Each runs the guard step of its kind.
 
-use super::{describe, fail, int_arg, is_nullish, json_arg, messages_arg, string_arg, to_js};
+use super::args::{
+    describe, fail, int_arg, is_array, is_nullish, json_arg, messages_arg, string_arg, to_js,
+    JsResult,
+};
 use crate::guard::{self, GuardCounter, Turn, TurnRole, TurnStatus};
-use js_sys::Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_CHECKPOINT_TYPES: &'static str = r#"
-/** Who produced a stored turn. */
-export type TurnRole = "USER" | "ASSISTANT";
-/** The status of a stored turn, as the backend records its subtasks. */
-export type TurnStatus = "PENDING" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED" | "DELETE" | "PENDING_CONFIRMATION";
-/** One stored turn of a conversation, oldest first in a list (the reference backend's subtask). */
-export interface Turn {
-  role: TurnRole;
-  status: TurnStatus;
-  /** What an assistant turn stored: `{value?, messages_chain?}` (a compacted turn's chain holds the retained users, the summary and the reply). */
-  result?: { value?: JsonValue; messages_chain?: Message[]; [key: string]: unknown } | JsonValue | null;
-  /** What a user turn said. */
-  prompt?: string | null;
-}
-"#;
 
 /// Keeps a tool result only when an earlier assistant message called it, removes calls that got no
 /// result (and their `tool_use` blocks in list content), and drops assistant messages left empty.
 #[wasm_bindgen(js_name = sanitizeToolPairs, unchecked_return_type = "Message[]")]
 pub fn sanitize_tool_pairs_js(
     #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
-) -> Result<JsValue, JsError> {
+) -> JsResult<JsValue> {
     to_js(&guard::sanitize_tool_pairs(messages_arg(
         &messages, "messages",
     )?))
@@ -46,7 +31,7 @@ pub fn select_recent_user_messages_js(
     #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
     #[wasm_bindgen(js_name = tokenLimit, unchecked_param_type = "number")] token_limit: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] model: JsValue,
-) -> Result<JsValue, JsError> {
+) -> JsResult<JsValue> {
     let messages = messages_arg(&messages, "messages")?;
     let token_limit = int_arg(&token_limit, "tokenLimit")?;
     let counter = GuardCounter::for_model(&string_arg(&model, "model")?);
@@ -58,7 +43,7 @@ pub fn select_recent_user_messages_js(
 }
 
 /// One of `names` as its enum value, or an error listing them.
-fn one_of<T: Copy>(v: Option<&Value>, at: &str, names: &[(&str, T)]) -> Result<T, JsError> {
+fn one_of<T: Copy>(v: Option<&Value>, at: &str, names: &[(&str, T)]) -> JsResult<T> {
     let given = v.and_then(Value::as_str);
     names
         .iter()
@@ -83,8 +68,8 @@ const STATUSES: &[(&str, TurnStatus)] = &[
     ("PENDING_CONFIRMATION", TurnStatus::PendingConfirmation),
 ];
 
-fn turns_arg(v: &JsValue, arg: &str) -> Result<Vec<Turn>, JsError> {
-    if !Array::is_array(v) {
+fn turns_arg(v: &JsValue, arg: &str) -> JsResult<Vec<Turn>> {
+    if !is_array(v) {
         return Err(fail(
             arg,
             format!("expected an array of turn objects, got {}", describe(v)),
@@ -127,7 +112,7 @@ fn turns_arg(v: &JsValue, arg: &str) -> Result<Vec<Turn>, JsError> {
 }
 
 /// `null`/`undefined` (no limit) or an integer; 0 and negative limits are no limit too.
-fn limit_arg(v: &JsValue) -> Result<Option<i64>, JsError> {
+fn limit_arg(v: &JsValue) -> JsResult<Option<i64>> {
     if is_nullish(v) {
         return Ok(None);
     }
@@ -143,7 +128,7 @@ fn limit_arg(v: &JsValue) -> Result<Option<i64>, JsError> {
 pub fn latest_checkpoint_js(
     #[wasm_bindgen(unchecked_param_type = "Turn[]")] turns: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: JsValue,
-) -> Result<JsValue, JsError> {
+) -> JsResult<JsValue> {
     let turns = turns_arg(&turns, "turns")?;
     let selected: Vec<&Turn> = guard::checkpoint_reload(&turns, limit_arg(&limit)?, true, None)
         .into_iter()
@@ -158,7 +143,7 @@ pub fn latest_checkpoint_js(
 pub fn reload_messages_js(
     #[wasm_bindgen(unchecked_param_type = "Turn[]")] turns: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: JsValue,
-) -> Result<JsValue, JsError> {
+) -> JsResult<JsValue> {
     let turns = turns_arg(&turns, "turns")?;
     let messages =
         guard::reload_messages(&turns, limit_arg(&limit)?).map_err(|e| fail("turns", e))?;
