@@ -39,13 +39,13 @@ use super::summarizer::{ExtractiveSummarizer, HttpSummarizerConfig, DEFAULT_SUMM
 use ctxguard_core::attachment::{has_block_marker, preview_messages};
 use ctxguard_core::budget::{context_limits, ContextLimits, ModelConfig};
 use ctxguard_core::guard::{
-    current_user_index, sanitize_tool_pairs, trim_oldest, AfterError, CompactionEvent, Decision,
-    Guard, GuardConfig, Ready, SummaryError, SummaryRequest,
+    current_user_index, sanitize_tool_pairs, AfterError, CompactionEvent, Decision, Guard,
+    GuardConfig, Ready, SummaryError, SummaryRequest,
 };
 use ctxguard_core::ledger::Ledger;
 use ctxguard_core::metrics::{should_emit, EmitState};
 use ctxguard_core::protocol::{CompactionStatus, Phase, StatusEvent};
-use ctxguard_core::tokens::{TokenCounter, TOKENS_PER_REPLY};
+use ctxguard_core::tokens::{TokenCounter, Tokens, TOKENS_PER_REPLY};
 use ctxguard_core::tool_output::TruncationPolicy;
 use ctxguard_core::Message;
 use inject::Injection;
@@ -208,6 +208,8 @@ impl Demo {
                     .heartbeat
                     .max(Duration::from_millis(1))
                     .as_micros() as i64,
+                // The toolbar's ledger counts tool calls, as the metrics do; so does the guard here.
+                strict_counting: true,
                 ..GuardConfig::default()
             },
         );
@@ -250,7 +252,7 @@ impl Demo {
     /// Tokens the history uses now.
     #[cfg(test)]
     pub fn used_tokens(&self) -> i64 {
-        self.ledger.used_tokens() as i64
+        self.ledger.used_tokens()
     }
 
     /// Whether a summary is running.
@@ -537,7 +539,7 @@ impl Demo {
         let Ready {
             messages, events, ..
         } = ready;
-        let over = self.counter.count_messages(&messages) as i64 >= self.limits.trigger_limit;
+        let over = self.counter.count_messages(&messages) >= self.limits.trigger_limit;
         let mut messages = Some(messages);
         let mut legacy = false;
         for mut event in events {
@@ -625,25 +627,21 @@ impl Demo {
     /// sanitises the tool pairs.
     fn legacy_trim(&mut self) {
         self.stats.legacy_trims += 1;
-        let counter = self.counter;
-        let kept = match trim_oldest(
-            &self.history,
-            self.limits.target_limit,
-            TOKENS_PER_REPLY,
-            |m| counter.count_message(m),
-        ) {
-            Some(plan) => plan.apply(self.history.clone()),
-            None => {
-                // Even the floor is over: keep system messages and the current user message.
-                let current = current_user_index(&self.history);
-                self.history
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, m)| m.is_system() || Some(*i) == current)
-                    .map(|(_, m)| m.clone())
-                    .collect()
+        let costs: Vec<Tokens> = self
+            .history
+            .iter()
+            .map(|m| self.counter.count_message(m))
+            .collect();
+        let mut total = costs.iter().sum::<Tokens>() + TOKENS_PER_REPLY;
+        let current = current_user_index(&self.history);
+        let mut kept = Vec::with_capacity(self.history.len());
+        for (i, m) in self.history.iter().enumerate() {
+            if total > self.limits.target_limit && !m.is_system() && Some(i) != current {
+                total -= costs[i];
+                continue;
             }
-        };
+            kept.push(m.clone());
+        }
         self.adopt(sanitize_tool_pairs(kept));
     }
 

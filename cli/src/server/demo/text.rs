@@ -94,6 +94,8 @@ impl TextGenerator {
         let mut output = Message::new("tool", self.log_lines(words));
         output.name = Some(tool.into());
         output.tool_call_id = Some(call_id);
+        // The guard only rewrites tool messages it can upsert by id.
+        output.set_id(format!("tool_{number:05}"));
         output.set_kwarg(
             "exit_code",
             json!(if self.next_u64().is_multiple_of(5) {

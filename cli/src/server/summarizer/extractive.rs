@@ -4,12 +4,12 @@
 use super::calls::call_parts;
 use ctxguard_core::attachment::find_blocks;
 use ctxguard_core::guard::{is_summary, SummaryError, SUMMARY_INSTRUCTION, SUMMARY_PREFIX};
-use ctxguard_core::tokens::TokenCounter;
+use ctxguard_core::tokens::{TokenCounter, Tokens};
 use ctxguard_core::tool_output::HEADER_PREFIX;
 use ctxguard_core::{Message, Role};
 
 /// Default budget of an extractive summary, in tokens.
-pub const DEFAULT_SUMMARY_TOKENS: usize = 800;
+pub const DEFAULT_SUMMARY_TOKENS: Tokens = 800;
 /// Most words of one extracted line.
 const LINE_WORDS: usize = 24;
 
@@ -17,12 +17,12 @@ const LINE_WORDS: usize = 24;
 #[derive(Debug, Clone, Copy)]
 pub struct ExtractiveSummarizer {
     counter: TokenCounter,
-    budget_tokens: usize,
+    budget_tokens: Tokens,
 }
 
 impl ExtractiveSummarizer {
     /// A summariser whose summaries stay within `budget_tokens` (counted with `counter`).
-    pub fn new(counter: TokenCounter, budget_tokens: usize) -> Self {
+    pub fn new(counter: TokenCounter, budget_tokens: Tokens) -> Self {
         ExtractiveSummarizer {
             counter,
             budget_tokens: budget_tokens.max(64),
