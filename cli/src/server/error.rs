@@ -100,12 +100,6 @@ impl AppError {
         self.status
     }
 
-    /// The message answered.
-    #[cfg(test)]
-    pub fn message(&self) -> &str {
-        &self.body.error
-    }
-
     /// The body answered.
     #[cfg(test)]
     pub fn body(&self) -> &ErrorBody {

@@ -5,16 +5,16 @@
 
 use super::error::AppError;
 use super::session_id::SessionId;
-use super::state::{AppState, MAX_EVENTS_PER_REQUEST};
+use super::state::AppState;
 use super::store::Outgoing;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use ctxguard_core::protocol::{StatusEvent, EVENT_NAME};
+use ctxguard_core::protocol::parse_event_batch;
 use http_body_util::{BodyExt, Limited};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::time::Duration;
 
 /// `POST /api/sessions/{id}/events`: `200 {"event_ids": [...]}` in order.
@@ -97,83 +97,15 @@ async fn read_body(
     }
 }
 
-/// The events of a publish body: one object or an array of at most
-/// [`MAX_EVENTS_PER_REQUEST`], each valid, or a 400 naming the first bad one.
+/// The events of a publish body (core's contract: one object or an array of
+/// at most 100, each valid), or a 400 naming the first bad one and its field.
 pub fn parse_events(body: &[u8]) -> Result<Vec<Outgoing>, AppError> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| AppError::bad_request(format!("invalid JSON: {e}")))?;
-    let items = match value {
-        Value::Array(items) => {
-            if items.len() > MAX_EVENTS_PER_REQUEST {
-                return Err(AppError::bad_request(format!(
-                    "at most {MAX_EVENTS_PER_REQUEST} events per request, got {}",
-                    items.len()
-                )));
-            }
-            items
-        }
-        object @ Value::Object(_) => vec![object],
-        _ => {
-            return Err(AppError::bad_request(
-                "the body must be one status event (a JSON object) or an array of them",
-            ))
-        }
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(index, item)| match StatusEvent::from_payload(item) {
-            Ok(event) => Ok(Outgoing::event(event)),
-            Err(e) => {
-                let detail = e.to_string();
-                let field = failing_field(item, &detail);
-                let at = field
-                    .as_deref()
-                    .map(|f| format!(" (field {f})"))
-                    .unwrap_or_default();
-                Err(AppError::invalid_event(
-                    index,
-                    field,
-                    format!("event {index}{at}: {detail}"),
-                ))
-            }
-        })
-        .collect()
-}
-
-/// The field a rejected event fails on: named by core's check, or found by
-/// deserialising it again with the path of the failure.
-fn failing_field(payload: &Value, detail: &str) -> Option<String> {
-    let object = payload.as_object()?;
-    let check = detail.split_once(": ").map_or(detail, |(_, rest)| rest);
-    if check.starts_with("type must be") || check.starts_with("needs \"type\"") {
-        return Some("type".into());
-    }
-    if let Some(name) = check
-        .split_whitespace()
-        .next()
-        .filter(|w| w.starts_with("context_metrics.") || w.starts_with("context_compaction."))
-    {
-        return Some(name.to_string());
-    }
-    // A serde failure: deserialise the SSE shape (a chat:status_updated payload
-    // given its `type` and a `response_id`) and read the path where it stopped.
-    let mut probe = object.clone();
-    if !probe.contains_key("type") {
-        probe.insert("type".into(), json!(EVENT_NAME));
-        probe.entry("response_id").or_insert(json!(""));
-    }
-    let error = serde_path_to_error::deserialize::<_, StatusEvent>(Value::Object(probe)).err()?;
-    let path = error.path().to_string();
-    let inner = error.inner().to_string();
-    let missing = inner
-        .strip_prefix("missing field `")
-        .and_then(|rest| rest.split('`').next());
-    match (path.as_str(), missing) {
-        (".", Some(m)) => Some(m.to_string()),
-        (p, Some(m)) => Some(format!("{p}.{m}")),
-        (".", None) => None,
-        (p, None) => Some(p.to_string()),
+    match parse_event_batch(body) {
+        Ok(events) => Ok(events.into_iter().map(Outgoing::event).collect()),
+        Err(e) => Err(match e.index {
+            Some(index) => AppError::invalid_event(index, e.field, e.message),
+            None => AppError::bad_request(e.message),
+        }),
     }
 }
 
@@ -181,107 +113,44 @@ fn failing_field(payload: &Value, detail: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::server::testing::event;
+    use serde_json::Value;
 
     fn sse_payload() -> Value {
         serde_json::to_value(event(5)).expect("json")
     }
 
-    fn rejected(body: &str) -> (Option<usize>, Option<String>, String) {
-        let e = parse_events(body.as_bytes()).expect_err("rejected");
-        assert_eq!(e.status(), StatusCode::BAD_REQUEST);
-        (
-            e.body().index,
-            e.body().field.clone(),
-            e.message().to_string(),
-        )
-    }
-
+    /// Core's contract (`protocol::parse_event_batch`, tested there) mapped to
+    /// HTTP: accepted events go out as their SPEC §4 JSON, whatever shape came in.
     #[test]
-    fn accepts_one_event_an_array_and_the_wegent_shape() {
-        let one = sse_payload();
-        assert_eq!(
-            parse_events(one.to_string().as_bytes()).expect("one").len(),
-            1
-        );
-        let mut wegent = one.clone();
+    fn accepted_events_go_out_in_the_sse_shape() {
+        let mut wegent = sse_payload();
         let map = wegent.as_object_mut().expect("object");
         map.remove("type");
         map.remove("response_id");
-        map.insert("task_id".into(), json!(7));
         map.insert("subtask_id".into(), json!(42));
-        let both = json!([one, wegent]).to_string();
-        let out = parse_events(both.as_bytes()).expect("both");
+        let out =
+            parse_events(json!([sse_payload(), wegent]).to_string().as_bytes()).expect("both");
         assert_eq!(out.len(), 2);
-        assert_eq!(
-            out[1].event.as_ref().map(|e| e.response_id.as_str()),
-            Some("42")
-        );
         assert!(out[1]
             .data
-            .starts_with("{\"type\":\"response.status.updated\""));
-        assert!(parse_events(b"[]").expect("empty").is_empty());
+            .starts_with("{\"type\":\"response.status.updated\",\"response_id\":\"42\""));
     }
 
+    /// A refusal is a 400 whose JSON body names the index and the field.
     #[test]
-    fn names_the_index_and_the_field_of_a_bad_event() {
-        let good = sse_payload();
-        let mut negative = good.clone();
+    fn refusals_are_400s_naming_the_index_and_field() {
+        let mut negative = sse_payload();
         negative["context_metrics"]["used_input_tokens"] = json!(-1);
-        let body = json!([good, negative]).to_string();
-        let (index, field, message) = rejected(&body);
+        let e = parse_events(json!([sse_payload(), negative]).to_string().as_bytes())
+            .expect_err("refused");
+        assert_eq!(e.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(e.body().index, Some(1));
         assert_eq!(
-            (index, field.as_deref()),
-            (Some(1), Some("context_metrics.used_input_tokens"))
+            e.body().field.as_deref(),
+            Some("context_metrics.used_input_tokens")
         );
-        assert!(
-            message.starts_with("event 1 (field context_metrics.used_input_tokens): "),
-            "{message}"
-        );
-
-        let mut phase = good.clone();
-        phase["phase"] = json!("nope");
-        assert_eq!(rejected(&phase.to_string()).1.as_deref(), Some("phase"));
-        let mut missing = good.clone();
-        missing["context_metrics"]
-            .as_object_mut()
-            .expect("o")
-            .remove("target_limit");
-        assert_eq!(
-            rejected(&missing.to_string()).1.as_deref(),
-            Some("context_metrics.target_limit")
-        );
-        let mut typed = good.clone();
-        typed["context_metrics"]["context_window"] = json!("big");
-        assert_eq!(
-            rejected(&typed.to_string()).1.as_deref(),
-            Some("context_metrics.context_window")
-        );
-        let mut kind = good.clone();
-        kind["type"] = json!("other");
-        assert_eq!(rejected(&kind.to_string()).1.as_deref(), Some("type"));
-        let mut no_phase = good.clone();
-        no_phase.as_object_mut().expect("o").remove("phase");
-        assert_eq!(rejected(&no_phase.to_string()).1.as_deref(), Some("phase"));
-        let mut created = good;
-        created["phase"] = json!("summary_compact");
-        created["context_compaction"] = json!({"type": "summary_compact", "status": "started", "before_tokens": 1,
-            "trigger_limit": 1, "target_limit": 1, "used_legacy_fallback": false, "created_at": "yesterday"});
-        assert_eq!(
-            rejected(&created.to_string()).1.as_deref(),
-            Some("context_compaction.created_at")
-        );
-    }
-
-    #[test]
-    fn rejects_bad_json_other_values_and_long_arrays() {
-        for body in ["{", "", "42", "\"x\"", "null"] {
-            let e = parse_events(body.as_bytes()).expect_err(body);
-            assert_eq!(e.status(), StatusCode::BAD_REQUEST, "{body}");
-        }
-        let many = Value::Array(vec![sse_payload(); MAX_EVENTS_PER_REQUEST + 1]).to_string();
-        let e = parse_events(many.as_bytes()).expect_err("too many");
-        assert!(e.message().contains("at most 100"), "{}", e.message());
-        let exactly = Value::Array(vec![sse_payload(); MAX_EVENTS_PER_REQUEST]).to_string();
-        assert_eq!(parse_events(exactly.as_bytes()).expect("100").len(), 100);
+        let e = parse_events(b"{").expect_err("bad JSON");
+        assert_eq!(e.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(e.body().index, None);
     }
 }

@@ -16,8 +16,6 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 pub const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
 /// Longest request target (path and query) answered; longer ones get 414.
 pub const MAX_URI_BYTES: usize = 8 * 1024;
-/// Most events in one publish request.
-pub const MAX_EVENTS_PER_REQUEST: usize = 100;
 
 /// The handlers' shared state.
 #[derive(Clone)]
