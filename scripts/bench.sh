@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmarks of issues 6 and 11, in one command; writes BENCHMARKS.md at the repository root.
-#   1. builds the npm package (release) when it is missing or older than core's sources;
+#   1. builds pkg/core/ (release) with scripts/build-packages.sh, skipped when up to date;
 #   2. installs the browser bench's pinned JS tokenizers (npm ci) when missing;
 #   3. writes the inputs (tests/bench/corpus.mjs: generated ones, and real text
 #      built from files on disk by tests/bench/real.mjs) into tests/bench/.corpus/;
@@ -8,7 +8,7 @@
 #      bpe-openai and tiktoken-rs, short measurement time;
 #   5. browser: tests/bench/run.mjs in headless Chromium;
 #   6. BENCHMARKS.md: the tables, the .wasm's raw/gzip/brotli size, the machine and its load.
-# Options: --rebuild (always rebuild pkg/), --skip-native, --skip-browser (the skipped
+# Options: --rebuild (always rebuild pkg/core/), --skip-native, --skip-browser (the skipped
 # part keeps its previous results, when there are any).
 # Benchmarks are not tests: nothing here is part of scripts/test.sh or .ci/run.
 set -euo pipefail
@@ -26,8 +26,9 @@ for arg in "$@"; do
   esac
 done
 
-# ctxguard's npm package, from the repository root (the one place to change if it moves).
-pkg=pkg
+# ctxguard's npm package, from the repository root (the one place to change if it moves;
+# scripts/build-packages.sh writes it).
+pkg=pkg/core
 # The inputs, served to the browser page from the repository root (ignored by git).
 corpus=tests/bench/.corpus
 out="$CARGO_TARGET_DIR/ctxguard-bench"
@@ -36,13 +37,12 @@ step() { printf '\n--> %s\n' "$*"; }
 start=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
 
-wasm=$pkg/ctxguard_core_bg.wasm
-if [ "$rebuild" = 1 ] || [ ! -f "$wasm" ] || [ ! -f "$pkg/ctxguard_core.js" ] ||
-  [ -n "$(find core/src core/Cargo.toml core/build.rs Cargo.toml Cargo.lock -newer "$wasm" -print -quit 2>/dev/null)" ]; then
-  step "wasm-pack build core --release --target web --out-dir $root/$pkg --mode no-install"
-  wasm-pack build core --release --target web --out-dir "$root/$pkg" --mode no-install
-else
-  step "$pkg/ is up to date with core (pass --rebuild to force a release build)"
+step "scripts/build-packages.sh core (release $pkg/; skipped when up to date)"
+bash scripts/build-packages.sh core $([ "$rebuild" = 1 ] && echo --force)
+
+if [ ! -d tests/support/node_modules ]; then
+  step "npm ci in tests/support (playwright-core, the browser driver)"
+  (cd tests/support && npm ci --no-audit --no-fund --silent)
 fi
 
 if [ ! -f tests/bench/node_modules/.package-lock.json ] ||

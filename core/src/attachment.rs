@@ -1,13 +1,20 @@
-//! Attachment governance: the header line clients write, MIME classes,
-//! budget water-filling and the preview pass that bounds inline attachment
-//! text (SPEC §6).
+//! Attachment governance: the header line, the `<attachment>` block the
+//! backend composes, MIME classes, budget water-filling and the preview pass
+//! that bounds inline attachment text (SPEC §6).
 
 mod allocate;
+mod block;
 mod header;
 mod parse;
 mod preview;
 
 pub use allocate::allocate_budget;
+pub use block::{
+    cap_inline_text, compose_block, compose_message, find_blocks, has_block_marker, Attachment,
+    BlockSpan, ComposeOptions, ComposedBlock, ComposedMessage, ComposedPart, InlineText, Inlined,
+    InputBlock, CLOSE_TAG, DEFAULT_INJECT_MAX_CHARS, INLINE_CUT_MARKER, OPEN_TAG,
+    PARSING_TRUNCATED_NOTE,
+};
 pub use header::{build_header, display_name, format_size, is_text_readable_mime, HeaderArgs};
 pub use preview::{
     default_limit, preview_messages, PreviewOutcome, SegmentReport, DEFAULT_LIMIT_CAP,

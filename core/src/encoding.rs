@@ -1,6 +1,8 @@
-//! Which BPE encoding a model id uses, chosen exactly as Python tiktoken 0.12's
-//! `encoding_for_model` chooses it (case-sensitive; unknown ids fall back to
-//! cl100k_base as the reference's token counter does).
+//! Which BPE encoding a model id uses: the id is lower-cased, then looked up
+//! exactly as Python tiktoken 0.12's `encoding_for_model` looks it up (exact
+//! name, then the first prefix); unknown ids fall back to cl100k_base as the
+//! reference's token counter does (SPEC §1). No state is carried between
+//! calls, so every host gives the same answer for the same id.
 //!
 //! Each encoding is built on first use and shared for the life of the process,
 //! so a page that only ever asks for o200k models never sets up cl100k.
@@ -96,12 +98,16 @@ const PREFIX: &[(&str, Encoding)] = &[
 ];
 
 impl Encoding {
-    /// The encoding the reference uses for `model`: exact name, then first prefix, else cl100k_base.
+    /// The encoding for `model`: its lower-cased id looked up in tiktoken's tables, else cl100k_base.
+    ///
+    /// Lower-casing is the reference process's steady state: it caches each
+    /// encoding under the lower-cased id, so once `gpt-4o` was seen, `GPT-4O`
+    /// counts with o200k_base too (SPEC §1).
     pub fn for_model(model: &str) -> Encoding {
-        Encoding::from_tiktoken_tables(model).unwrap_or(Encoding::Cl100kBase)
+        Encoding::from_tiktoken_tables(&model.to_lowercase()).unwrap_or(Encoding::Cl100kBase)
     }
 
-    /// tiktoken's own answer: `None` where `encoding_for_model` raises `KeyError`.
+    /// tiktoken's own answer for the id as given (case-sensitive): `None` where `encoding_for_model` raises `KeyError`.
     pub fn from_tiktoken_tables(model: &str) -> Option<Encoding> {
         if let Some((_, enc)) = EXACT.iter().find(|(name, _)| *name == model) {
             return Some(*enc);
@@ -140,53 +146,9 @@ impl Encoding {
     }
 }
 
-/// The reference's per-process encoding cache, for hosts that must reproduce a
-/// long-running reference server exactly.
-///
-/// The reference caches a model's encoding under its lower-cased id once
-/// tiktoken knows the id, and consults that cache first. So after any request
-/// for `gpt-4o`, a request for `GPT-4O` counts with o200k_base, while before it
-/// (or in a fresh process) `GPT-4O` falls back to cl100k_base. Unknown ids are
-/// never cached under their own name.
-#[derive(Debug, Clone, Default)]
-pub struct ReferenceEncodingCache {
-    by_lower_id: std::collections::HashMap<String, Encoding>,
-}
-
-impl ReferenceEncodingCache {
-    /// An empty cache, as in a freshly started reference process.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The encoding the reference process would use now for `model`, updating the cache as it would.
-    pub fn resolve(&mut self, model: &str) -> Encoding {
-        let key = model.to_lowercase();
-        if let Some(enc) = self.by_lower_id.get(&key) {
-            return *enc;
-        }
-        match Encoding::from_tiktoken_tables(model) {
-            Some(enc) => {
-                self.by_lower_id.insert(key, enc);
-                enc
-            }
-            None => Encoding::Cl100kBase,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reference_cache_is_keyed_by_lower_case_id() {
-        let mut cache = ReferenceEncodingCache::new();
-        assert_eq!(cache.resolve("GPT-4O"), Encoding::Cl100kBase);
-        assert_eq!(cache.resolve("gpt-4o"), Encoding::O200kBase);
-        assert_eq!(cache.resolve("GPT-4O"), Encoding::O200kBase);
-        assert_eq!(cache.resolve("My-Model"), Encoding::Cl100kBase);
-    }
 
     #[test]
     fn exact_then_prefix_then_fallback() {
@@ -199,8 +161,10 @@ mod tests {
         assert_eq!(Encoding::for_model("gpt-oss-20b"), Encoding::O200kHarmony);
         assert_eq!(Encoding::for_model("ft:gpt-4o:org"), Encoding::O200kBase);
         assert_eq!(Encoding::for_model("text-davinci-003"), Encoding::P50kBase);
-        // Case-sensitive, unlike tiktoken-rs's own lookup.
-        assert_eq!(Encoding::for_model("GPT-4O"), Encoding::Cl100kBase);
+        // Lower-cased first, with no state between calls.
+        assert_eq!(Encoding::for_model("GPT-4O"), Encoding::O200kBase);
+        assert_eq!(Encoding::for_model("Gpt-4o-Mini"), Encoding::O200kBase);
+        assert_eq!(Encoding::from_tiktoken_tables("GPT-4O"), None);
         assert_eq!(
             Encoding::for_model("claude-3-5-sonnet"),
             Encoding::Cl100kBase

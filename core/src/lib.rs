@@ -51,4 +51,4 @@ pub mod traces;
 pub mod wasm;
 
 pub use error::{Error, Result};
-pub use message::{Content, ContentPart, Message, ToolCall};
+pub use message::{Content, ContentPart, Message, Role, ToolCall};

@@ -49,6 +49,24 @@ impl Message {
         }
     }
 
+    /// The message's `id`, when it is a string.
+    pub fn id(&self) -> Option<&str> {
+        self.extra.get("id").and_then(Value::as_str)
+    }
+
+    /// Sets the message's `id`.
+    pub fn set_id(&mut self, id: impl Into<String>) {
+        self.extra.insert("id".into(), Value::String(id.into()));
+    }
+
+    /// The reference's *message text* (SPEC §8): what a summary or a cut of the message reads.
+    pub fn message_text(&self) -> String {
+        self.content
+            .as_ref()
+            .map(Content::message_text)
+            .unwrap_or_default()
+    }
+
     /// Whether `additional_kwargs[flag]` is the boolean `true`.
     pub fn has_flag(&self, flag: &str) -> bool {
         self.additional_kwargs
@@ -65,9 +83,35 @@ impl Message {
             .insert(key.to_string(), value);
     }
 
-    /// Whether this is a tool result (`role: tool` or LangChain's `type: tool`).
+    /// Who speaks: the `role` field, or LangChain's `type` when there is no role
+    /// (`human` is a user, `ai` an assistant); `None` for anything else.
+    pub fn role_kind(&self) -> Option<Role> {
+        let name = if self.role.is_empty() {
+            self.extra.get("type").and_then(Value::as_str)?
+        } else {
+            self.role.as_str()
+        };
+        Role::from_name(name)
+    }
+
+    /// Whether this is a system prompt (`role: system`, or LangChain's `type: system`).
+    pub fn is_system(&self) -> bool {
+        self.role_kind() == Some(Role::System)
+    }
+
+    /// Whether this is a user turn (`role: user`, or LangChain's `type: human`).
+    pub fn is_user(&self) -> bool {
+        self.role_kind() == Some(Role::User)
+    }
+
+    /// Whether this is an assistant turn (`role: assistant`, or LangChain's `type: ai`).
+    pub fn is_assistant(&self) -> bool {
+        self.role_kind() == Some(Role::Assistant)
+    }
+
+    /// Whether this is a tool result (`role: tool`, or LangChain's `type: tool`).
     pub fn is_tool(&self) -> bool {
-        self.role == "tool" || self.extra.get("type").and_then(Value::as_str) == Some("tool")
+        self.role_kind() == Some(Role::Tool)
     }
 
     /// Text of the content for rendering: a string as is, a part list as its text parts joined.
@@ -92,6 +136,42 @@ impl Message {
     }
 }
 
+/// Who speaks in a message, whichever of the OpenAI and LangChain names the payload uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// `system`.
+    System,
+    /// `user`, LangChain `human`.
+    User,
+    /// `assistant`, LangChain `ai`.
+    Assistant,
+    /// `tool`.
+    Tool,
+}
+
+impl Role {
+    /// The role of an OpenAI role name or a LangChain message type.
+    pub fn from_name(name: &str) -> Option<Role> {
+        match name {
+            "system" => Some(Role::System),
+            "user" | "human" => Some(Role::User),
+            "assistant" | "ai" => Some(Role::Assistant),
+            "tool" => Some(Role::Tool),
+            _ => None,
+        }
+    }
+
+    /// The OpenAI role name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+}
+
 /// Message content: a string, a list of parts, or anything else (kept verbatim).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Content {
@@ -101,6 +181,38 @@ pub enum Content {
     Parts(Vec<ContentPart>),
     /// `null` or a value of another type; counts as nothing.
     Other(Value),
+}
+
+impl Content {
+    /// The reference's *message text* (SPEC §8): a string as is; a part list as
+    /// the concatenation, with no separator, of its bare strings and of each
+    /// object part's `text`, or else its `thinking`, when non-empty.
+    pub fn message_text(&self) -> String {
+        match self {
+            Content::Text(text) => text.clone(),
+            Content::Parts(parts) => parts.iter().filter_map(ContentPart::message_text).collect(),
+            Content::Other(Value::Null) => String::new(),
+            Content::Other(other) => crate::pyjson::py_str(other),
+        }
+    }
+}
+
+impl From<&str> for Content {
+    fn from(text: &str) -> Self {
+        Content::Text(text.to_string())
+    }
+}
+
+impl From<&String> for Content {
+    fn from(text: &String) -> Self {
+        Content::Text(text.clone())
+    }
+}
+
+impl From<String> for Content {
+    fn from(text: String) -> Self {
+        Content::Text(text)
+    }
 }
 
 /// One element of a part list.
@@ -129,6 +241,26 @@ impl ContentPart {
         ContentPart::Text {
             text: text.into(),
             rest: Map::new(),
+        }
+    }
+
+    /// This part's share of the message text: a bare string, or an object's
+    /// `text`, else its `thinking`, when truthy (Python's `str()` of it).
+    fn message_text(&self) -> Option<String> {
+        let from_map = |map: &Map<String, Value>| {
+            ["text", "thinking"]
+                .iter()
+                .filter_map(|key| map.get(*key))
+                .find(|v| crate::pyjson::is_truthy(v))
+                .map(crate::pyjson::py_str)
+        };
+        match self {
+            ContentPart::Bare(text) => Some(text.clone()),
+            ContentPart::Text { text, .. } if !text.is_empty() => Some(text.clone()),
+            ContentPart::Text { rest, .. } => from_map(rest),
+            ContentPart::Image(map) | ContentPart::Video(map) => from_map(map),
+            ContentPart::Other(Value::Object(map)) => from_map(map),
+            ContentPart::Other(_) => None,
         }
     }
 
@@ -317,6 +449,23 @@ mod tests {
         let msg: Message = serde_json::from_value(raw.clone()).expect("valid message");
         assert!(msg.has_flag("compacted"));
         assert_eq!(serde_json::to_value(&msg).expect("serialises"), raw);
+    }
+
+    #[test]
+    fn roles_read_the_role_then_the_langchain_type() {
+        let ai: Message =
+            serde_json::from_value(json!({"type": "ai", "content": "x"})).expect("message");
+        assert!(ai.is_assistant());
+        let human: Message =
+            serde_json::from_value(json!({"role": "human", "content": "x"})).expect("message");
+        assert!(human.is_user());
+        let typed_tool: Message =
+            serde_json::from_value(json!({"type": "tool", "content": "x"})).expect("message");
+        assert!(typed_tool.is_tool());
+        let user_typed_ai: Message =
+            serde_json::from_value(json!({"role": "user", "type": "ai"})).expect("message");
+        assert!(user_typed_ai.is_user(), "an explicit role wins");
+        assert_eq!(Message::new("critic", "x").role_kind(), None);
     }
 
     #[test]

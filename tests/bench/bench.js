@@ -9,10 +9,11 @@
 //                                   first count of input KEY (a text this page has not seen)
 //   ?mode=warm&tok=NAME&input=KEY   fresh page: as cold, after counting KEY-2 (another text of the same kind)
 //   ?mode=run                       every tokenizer: count checks, repeated-run MB/s, worst cases
-// Every mode takes `pkg=` (the folder of ctxguard's npm package, from the repository root).
+// Every mode takes `pkg=` (the folder of ctxguard's npm package, from the repository root;
+// default pkg/core).
 
 const params = new URLSearchParams(location.search);
-const PKG = `/${params.get("pkg") ?? "pkg"}`;
+const PKG = `/${params.get("pkg") ?? "pkg/core"}`;
 const CORPUS = `/${params.get("corpus") ?? "tests/bench/.corpus"}`;
 const NM = "/tests/bench/node_modules";
 const MODEL = "gpt-4o"; // o200k_base

@@ -343,7 +343,7 @@ function main() {
   const criterionDir = option("--criterion", null);
   const browserFile = option("--browser", null);
   const outFile = option("--out", join(root, "BENCHMARKS.md"));
-  const pkgDir = option("--pkg", join(root, "pkg"));
+  const pkgDir = option("--pkg", join(root, "pkg/core"));
   const loadStart = option("--load-start", null);
   const native = criterionDir ? nativeTables(criterionDir) : { text: "_not run_\n", res: {} };
   const browser = browserFile && existsSync(browserFile) ? JSON.parse(readFileSync(browserFile, "utf8")) : null;
@@ -392,7 +392,10 @@ function main() {
     "```",
     "",
   ].join("\n");
-  writeFileSync(outFile, md);
+  // Sections other scripts own (scripts/bench-relay.sh's) are kept as they are.
+  const previous = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
+  const kept = [...previous.matchAll(/<!-- (\w+):begin -->[\s\S]*?<!-- \1:end -->/g)].map((m) => m[0]);
+  writeFileSync(outFile, kept.length ? `${md.trimEnd()}\n\n${kept.join("\n\n")}\n` : md);
   console.log(`wrote ${outFile}`);
 }
 

@@ -1,6 +1,5 @@
-// Drives tests/bench/index.html in headless Chromium through chromedriver
-// (WebDriver over HTTP), using only Node built-ins, as tests/wasm-host/run.mjs
-// does. Serves the repository root on a free localhost port; measures
+// Drives tests/bench/index.html in headless Chromium (tests/support's driver),
+// as tests/wasm-host/run.mjs does. Serves the repository root on a free localhost port; measures
 //   - each tokenizer's init on `--inits` fresh page loads of one session, and
 //     ctxguard's on `--contexts` fresh browser sessions (a new profile each:
 //     no HTTP cache, no compiled-code cache);
@@ -11,17 +10,18 @@
 // prints the table and writes the raw result as JSON to `--out`.
 //
 // Usage: node tests/bench/run.mjs [--out FILE] [--pkg DIR] [--corpus DIR] [--inits N] [--contexts N]
-//        [--cold-runs N] [--only NAME,…] [--chromedriver PATH] [--chromium PATH]
-// (--pkg: ctxguard's npm package folder from the repository root, default pkg;
+//        [--cold-runs N] [--only NAME,…] [--chromium PATH]
+// (--pkg: ctxguard's npm package folder from the repository root, default pkg/core;
 //  --corpus: the inputs corpus.mjs wrote, from the repository root, default tests/bench/.corpus;
 //  --only: run just these tokenizers beside ctxguard, e.g. `--only ctxguard` while tuning it).
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openBrowser, option, root, sleep } from "../support/chromium.mjs";
+import { openBrowser, root } from "../support/browser.mjs";
+import { option, sleep } from "../support/net.mjs";
 import { browserTable } from "./report.mjs";
 
 const out = option("--out", null);
-const pkg = option("--pkg", "pkg");
+const pkg = option("--pkg", "pkg/core");
 const corpus = option("--corpus", "tests/bench/.corpus");
 const inits = Number(option("--inits", "5"));
 const contexts = Number(option("--contexts", "5"));

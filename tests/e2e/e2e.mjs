@@ -5,20 +5,16 @@
 // Prints one line per check and `N passed, M failed` at the end; exits 1 on any failure.
 // Talks to nothing but loopback. Every server and browser it starts is stopped.
 
-import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { launchBrowser } from '../support/browser.mjs';
+import { Tally, assert, freePort, option, sleep, startServe, stopAll, stopProcess, until } from '../support/net.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
-);
-const bin = args.bin;
-const dist = args.dist;
-const screenshot = args.screenshot;
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const bin = option('--bin', null);
+const dist = option('--dist', null);
+const screenshot = option('--screenshot', null);
 if (!bin || !dist) {
   console.error('usage: node e2e.mjs --bin PATH --dist DIR [--screenshot FILE]');
   process.exit(2);
@@ -30,103 +26,24 @@ const REPLAY = ['--replay', path.join(here, 'replay.jsonl')];
 // toolbar's numbers can be compared with /context exactly.
 const SLOW = ['--demo', '--speed', '0.05', '--heartbeat-ms', '200', '--fail-every', '0'];
 
-let passed = 0;
-let failed = 0;
-const servers = new Set();
+const tally = new Tally();
+const check = (name, fn) => tally.check(name, fn);
 let browser;
 
 function log(msg) {
   process.stdout.write(`${msg}\n`);
 }
 
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed += 1;
-    log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed += 1;
-    log(`FAIL ${name} (${Date.now() - t0} ms): ${e && e.stack ? e.stack.split('\n').slice(0, 3).join(' | ') : e}`);
-  }
-}
+// Publishing is on (no read secret: the page's ?token= is the toolbar's business; tokens are tested over HTTP).
+const PUBLISH_TOKEN = 'e2e-publish-token';
 
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what, fn, timeoutMs = 15000, everyMs = 50) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (e) {
-      last = e;
-    }
-    await sleep(everyMs);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${last})`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `ctxguard serve` and resolves with { proc, url } once it prints its address. */
-function startServer(port, extra) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(bin, ['serve', '--port', String(port), '--dist', dist, ...extra], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    servers.add(proc);
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15000);
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/listening on (http:\/\/[^\s]+\/)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, url: m[1] });
-      }
-    });
-    proc.stderr.on('data', (d) => {
-      if (process.env.E2E_VERBOSE) process.stderr.write(`[server] ${d}`);
-    });
-    proc.on('exit', (code) => {
-      servers.delete(proc);
-      clearTimeout(timer);
-      reject(new Error(`server exited early (${code}): ${out}`));
-    });
-  });
-}
-
-function stopServer(proc) {
-  return new Promise((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-    const hard = setTimeout(() => proc.kill('SIGKILL'), 8000);
-    proc.once('exit', () => {
-      clearTimeout(hard);
-      servers.delete(proc);
-      resolve();
-    });
-    proc.kill('SIGTERM');
-  });
-}
+/** Starts `ctxguard serve` on `port` serving the built toolbar. */
+const startServer = (port, extra) =>
+  startServe(bin, ['--dist', dist, ...extra], { port, env: { CTXGUARD_PUBLISH_TOKEN: PUBLISH_TOKEN } });
+const stopServer = stopProcess;
 
 async function cleanup() {
-  for (const p of [...servers]) await stopServer(p);
+  await stopAll();
   if (browser) await browser.close().catch(() => {});
 }
 for (const sig of ['SIGINT', 'SIGTERM']) {
@@ -200,19 +117,7 @@ async function main() {
   const url = server.url;
   log(`server at ${url}`);
 
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchBrowser();
   const demoCtx = await browser.newContext({ viewport: { width: 1100, height: 420 }, locale: 'en-US' });
   const page = await demoCtx.newPage();
   await page.addInitScript(RECORDER);
@@ -301,6 +206,39 @@ async function main() {
   });
   await replayCtx.close();
 
+  await check('a session published by examples/publish.py shows on the toolbar, then live', async () => {
+    const out = execFileSync('python3', [path.join(here, '../../examples/publish.py'), '--server', url, '--session', 'chat:e2e'], {
+      env: { ...process.env, CTXGUARD_PUBLISH_TOKEN: PUBLISH_TOKEN, CTXGUARD_READ_SECRET: '' },
+      encoding: 'utf8',
+      timeout: 20000,
+    });
+    const last = Number((out.match(/last event id: (\d+)/) || [])[1]);
+    const ctx = await context(url, 'chat:e2e');
+    assert(ctx.event_id === last && ctx.phase === 'final', `/context ${JSON.stringify(ctx)} after ${out}`);
+    const pctx = await browser.newContext({ viewport: { width: 1100, height: 420 }, locale: 'en-US' });
+    try {
+      const ppage = await pctx.newPage();
+      await ppage.goto(`${url}?session=chat:e2e&lang=en`, { waitUntil: 'load', timeout: 15000 });
+      await until('live', async () => (await attr(ppage, 'ctxguard-connection', 'data-state')) === 'live');
+      await until(`what publish.py sent (${JSON.stringify(ctx.context_metrics)})`, async () => matchesContext(await shown(ppage), ctx), 5000);
+      const v = await shown(ppage);
+      assert(v.usage.startsWith('24,610') && v.compaction === 'completed', JSON.stringify(v));
+      // One more event from the backend reaches the open page.
+      const r = await fetch(`${url}api/sessions/chat:e2e/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${PUBLISH_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'response.status.updated', response_id: 'resp_e2e', phase: 'build_messages',
+          context_metrics: { ...ctx.context_metrics, used_input_tokens: 50000, remaining_input_tokens: 62000,
+            remaining_percent: 55, display_remaining_tokens: 78000, display_remaining_percent: 60, is_over_trigger: false } }),
+      });
+      assert(r.ok, `publish answered ${r.status}`);
+      await until('the new figure', async () => (await shown(ppage)).usage.startsWith('50,000'), 5000);
+      assert((await shown(ppage)).remaining === 'Context 60% left', JSON.stringify(await shown(ppage)));
+    } finally {
+      await pctx.close();
+    }
+  });
+
   await check('stopping the server shows reconnecting', async () => {
     await stopServer(server.proc);
     await until('reconnecting', async () => (await attr(page, 'ctxguard-connection', 'data-state')) === 'reconnecting', 10000);
@@ -318,21 +256,17 @@ async function main() {
 }
 
 const watchdog = setTimeout(async () => {
-  log('FAIL the whole run took longer than 240 s');
-  failed += 1;
+  tally.fail('the whole run took longer than 240 s');
   await cleanup();
-  log(`${passed} passed, ${failed} failed`);
-  process.exit(1);
+  process.exit(tally.finish());
 }, 240000);
 
 try {
   await main();
 } catch (e) {
-  failed += 1;
-  log(`FAIL setup: ${e && e.stack ? e.stack : e}`);
+  tally.fail(`setup: ${e && e.stack ? e.stack : e}`);
 } finally {
   clearTimeout(watchdog);
   await cleanup();
 }
-log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+process.exit(tally.finish());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test: builds the toolbar (trunk, release, offline) and the CLI,
 # starts `ctxguard serve` with a short fast script on a free loopback port,
-# and drives headless Chromium through playwright-core (tests/e2e/e2e.mjs):
+# and drives headless Chromium (tests/support's driver; tests/e2e/e2e.mjs):
 # live updates, reload during a compaction, server stop/restart, malformed
 # events, HTML in failure_reason. Prints `N passed, M failed`; exits non-zero
 # on any failure.
@@ -40,9 +40,9 @@ if [ -z "$dist" ]; then
   fi
 fi
 
-if [ ! -f tests/e2e/node_modules/playwright-core/package.json ]; then
-  echo "==> npm ci (playwright-core)"
-  (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
+if [ ! -f tests/support/node_modules/playwright-core/package.json ]; then
+  echo "==> npm ci in tests/support (playwright-core)"
+  (cd tests/support && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 shot="$work/toolbar.png"

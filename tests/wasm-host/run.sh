@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The browser suite of the npm package (issue 3):
-#   1. builds pkg/ (release) when it is missing or older than core's sources;
+# The browser suite of the npm package (issues 3 and 10):
+#   1. builds pkg/core/ and its tarball (release) with scripts/build-packages.sh, which
+#      skips an up-to-date one, and installs the tarball into tests/wasm-host/node_modules;
 #   2. wasm-pack tests in headless Chromium: every public vector through the
 #      core entry points, plus the JS-facing layer (core/tests/wasm.rs);
-#   3. the TypeScript check of pkg/*.d.ts (tsc --noEmit, and no `any` in the API);
-#   4. the host page test: tests/wasm-host/index.html driven through chromedriver
-#      (prints the init-to-first-count timings), then the .wasm's raw/gzip/brotli size.
-# Exits non-zero when any step fails. Options: --rebuild (always rebuild pkg/).
+#   3. the TypeScript check of a host using every export (tsc --noEmit, strict, with
+#      bundler and with Node resolution), and no `any` in the public declarations;
+#   4. the host page test: tests/wasm-host/index.html in headless Chromium (tests/support),
+#      the package through its browser entry (prints the timings), then the tarball's
+#      size and the .wasm's raw/gzip/brotli size.
+# Exits non-zero when any step fails. Options: --rebuild (always rebuild pkg/core/).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/tests/wasm-host"
@@ -25,39 +28,42 @@ failures=()
 step() { printf '\n--> %s\n' "$*"; }
 fail() { failures+=("$1"); echo "FAILED: $1" >&2; }
 
-wasm=pkg/ctxguard_core_bg.wasm
-if [ "$rebuild" = 1 ] || [ ! -f "$wasm" ] || [ ! -f pkg/ctxguard_core.d.ts ] ||
-  [ -n "$(find core/src core/Cargo.toml core/build.rs Cargo.toml Cargo.lock -newer "$wasm" -print -quit 2>/dev/null)" ]; then
-  step "wasm-pack build core --target web --out-dir ../pkg --mode no-install"
-  if ! wasm-pack build core --target web --out-dir ../pkg --mode no-install; then
-    fail "wasm-pack build"
-    printf '\n%s\n' "wasm-host: the package did not build; nothing else can run" >&2
-    exit 1
-  fi
-else
-  step "pkg/ is up to date with core (pass --rebuild to force a build)"
+step "scripts/build-packages.sh core (skips an up-to-date pkg/core/)"
+if ! bash scripts/build-packages.sh core $([ "$rebuild" = 1 ] && echo --force); then
+  fail "package build"
+  printf '\n%s\n' "wasm-host: the package did not build; nothing else can run" >&2
+  exit 1
 fi
 
 step "wasm-pack test --headless --chrome (core/tests/wasm.rs)"
 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install core --test wasm ||
   fail "wasm-pack test"
 
-step "TypeScript check of pkg/*.d.ts"
-if [ ! -d "$here/node_modules" ]; then
+step "install the packed tarball into tests/wasm-host (typescript from the lock file)"
+if [ ! -d "$here/node_modules" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
   (cd "$here" && npm ci --silent --no-audit --no-fund) || fail "npm ci in tests/wasm-host"
 fi
-(cd "$here" && node_modules/.bin/tsc -p tsconfig.json) && echo "tsc --noEmit: ok" || fail "tsc --noEmit"
+tarball=$(ls pkg/ctxguard-core-*.tgz)
+(cd "$here" && npm install --no-save --offline --no-audit --no-fund --silent "$root/$tarball") || fail "install of $tarball"
+
+step "TypeScript check of a host using every export (strict)"
+(cd "$here" && node_modules/.bin/tsc -p tsconfig.json) && echo "tsc --noEmit (bundler resolution): ok" || fail "tsc --noEmit"
+(cd "$here" && node_modules/.bin/tsc -p tsconfig.node.json) && echo "tsc --noEmit (Node resolution): ok" || fail "tsc --noEmit (Node resolution)"
 # The public surface (everything before wasm-bindgen's own InitInput/InitOutput plumbing) has no `any`.
-if awk '/^export type InitInput/ { exit } { print }' pkg/ctxguard_core.d.ts | grep -v '^ *\(/\*\|\*\)' | grep -w 'any'; then
-  fail "\`any\` in the public declarations of pkg/ctxguard_core.d.ts"
+if awk '/^export type InitInput/ { exit } { print }' pkg/core/ctxguard_core.d.ts | grep -v '^ *\(/\*\|\*\)' | grep -w 'any'; then
+  fail "\`any\` in the public declarations of pkg/core/ctxguard_core.d.ts"
 else
   echo "no \`any\` in the public declarations"
 fi
 
 step "host page test in headless Chromium (tests/wasm-host/index.html), 3 fresh page loads"
+if [ ! -d tests/support/node_modules ]; then
+  (cd tests/support && npm ci --silent --no-audit --no-fund) || fail "npm ci in tests/support"
+fi
 node "$here/run.mjs" --runs 3 || fail "host page test"
 
 step "package size"
+echo "$(basename "$tarball"): $(stat -c %s "$tarball") B packed"
 node "$here/size.mjs" || fail "size report"
 
 if [ ${#failures[@]} -gt 0 ]; then

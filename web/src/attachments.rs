@@ -4,7 +4,7 @@
 //! per file. The browser part only reads the bytes.
 
 use ctxguard_core::attachment::{build_header, preview_messages, HeaderArgs};
-use ctxguard_core::tokens::TokenCounter;
+use ctxguard_core::tokens::{TokenCounter, Tokens};
 use ctxguard_core::Message;
 
 /// Files larger than this are listed but not read.
@@ -62,7 +62,7 @@ pub struct PreviewRow {
     /// Why there is no body, if there is none.
     pub no_body: Option<FileBody>,
     /// Tokens of the body.
-    pub tokens: usize,
+    pub tokens: Tokens,
     /// Tokens the body is allowed.
     pub allocation: i64,
     /// Whether the body will be cut.
@@ -77,9 +77,9 @@ pub struct PreviewReport {
     /// Block budget in tokens.
     pub limit_tokens: i64,
     /// Tokens of the block as built.
-    pub block_tokens_before: usize,
+    pub block_tokens_before: Tokens,
     /// Tokens of the block after the preview.
-    pub block_tokens_after: usize,
+    pub block_tokens_after: Tokens,
     /// One row per file.
     pub rows: Vec<PreviewRow>,
     /// The block as the model will see it.
@@ -227,8 +227,8 @@ mod tests {
         let [a, b, bin] = &report.rows[..] else {
             panic!("three rows")
         };
-        assert!(!a.truncated && a.tokens > 0 && a.allocation >= a.tokens as i64);
-        assert!(b.truncated && b.tokens > 300 && b.allocation < b.tokens as i64);
+        assert!(!a.truncated && a.tokens > 0 && a.allocation >= a.tokens);
+        assert!(b.truncated && b.tokens > 300 && b.allocation < b.tokens);
         assert_eq!(bin.no_body, Some(FileBody::Binary));
         assert_eq!(bin.tokens, 0);
         assert!(!bin.truncated);

@@ -2,6 +2,7 @@
 //! browser's languages), and number formatting with thousands separators.
 
 use crate::state::{CompactionView, Connection, OfflineReason, Source};
+use ctxguard_core::tokens::Tokens;
 
 /// A UI language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -375,11 +376,8 @@ impl Text {
     }
 
     /// Summary line of the preview.
-    pub fn attach_summary(&self, before: usize, after: usize, cut: usize) -> String {
-        let (b, a) = (
-            group_thousands(before as i64),
-            group_thousands(after as i64),
-        );
+    pub fn attach_summary(&self, before: Tokens, after: Tokens, cut: usize) -> String {
+        let (b, a) = (group_thousands(before), group_thousands(after));
         match self.0 {
             Lang::En => format!("Block: {b} → {a} tokens · {cut} cut"),
             Lang::ZhCn => format!("附件块：{b} → {a} tokens · {cut} 个被截断"),

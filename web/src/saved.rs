@@ -2,10 +2,10 @@
 //! `localStorage`. Decoding never fails loudly: anything unreadable, of another
 //! version or of another session is treated as nothing saved.
 
-use crate::state::SessionSnapshot;
+use ctxguard_core::protocol::ContextState;
 use serde::{Deserialize, Serialize};
 
-/// Version of the saved record; bump it when [`SessionSnapshot`] changes shape.
+/// Version of the saved record; bump it when [`ContextState`] changes shape.
 pub const SAVED_STATE_VERSION: u32 = 1;
 
 /// The `localStorage` key of `session`'s saved state.
@@ -18,11 +18,11 @@ struct SavedRecord {
     version: u32,
     session: String,
     saved_at_ms: f64,
-    state: SessionSnapshot,
+    state: ContextState,
 }
 
 /// The JSON saved for `session`.
-pub fn encode(session: &str, state: &SessionSnapshot, saved_at_ms: f64) -> String {
+pub fn encode(session: &str, state: &ContextState, saved_at_ms: f64) -> String {
     let record = SavedRecord {
         version: SAVED_STATE_VERSION,
         session: session.to_string(),
@@ -33,11 +33,11 @@ pub fn encode(session: &str, state: &SessionSnapshot, saved_at_ms: f64) -> Strin
 }
 
 /// The state saved for `session`, if `text` is a readable record of this version and session.
-pub fn decode(session: &str, text: &str) -> Option<SessionSnapshot> {
+pub fn decode(session: &str, text: &str) -> Option<ContextState> {
     let record: SavedRecord = serde_json::from_str(text).ok()?;
     (record.version == SAVED_STATE_VERSION
         && record.session == session
-        && record.state.is_plausible())
+        && record.state.validate().is_ok())
     .then_some(record.state)
 }
 
@@ -47,7 +47,7 @@ mod tests {
     use crate::state::Toolbar;
     use ctxguard_core::protocol::EVENT_NAME;
 
-    fn some_state() -> SessionSnapshot {
+    fn some_state() -> ContextState {
         let data = r#"{"type":"response.status.updated","response_id":"r","phase":"final","context_metrics":{
           "context_window":100,"reserved_output_tokens":10,"available_input_tokens":90,"used_input_tokens":50,
           "remaining_input_tokens":40,"remaining_percent":44,"display_remaining_tokens":50,"display_remaining_percent":50,

@@ -10,7 +10,8 @@
 //! released in `on_cleanup`.
 
 use crate::backoff::Backoff;
-use crate::state::{SessionSnapshot, Toolbar};
+use crate::state::Toolbar;
+use ctxguard_core::protocol::ContextState;
 use ctxguard_core::protocol::EVENT_NAME;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -51,7 +52,7 @@ impl StreamConfig {
 }
 
 enum ContextReply {
-    Snapshot(Box<SessionSnapshot>),
+    Snapshot(Box<ContextState>),
     NotFound,
 }
 
@@ -261,7 +262,8 @@ async fn fetch_context(url: &str) -> Result<ContextReply, ()> {
         return Err(());
     }
     let text = response.text().await.map_err(|_| ())?;
-    SessionSnapshot::parse(&text)
+    ContextState::parse(&text)
+        .ok()
         .map(|s| ContextReply::Snapshot(Box::new(s)))
         .ok_or(())
 }

@@ -14,57 +14,16 @@
 //! - restored state is marked as such until the server confirms it.
 
 use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
-use ctxguard_core::protocol::{CompactionStatus, ContextCompaction, StatusEvent, EVENT_NAME};
-use serde::{Deserialize, Serialize};
+use ctxguard_core::protocol::{
+    parse_created_at, CompactionStatus, ContextCompaction, ContextState, Phase, StatusEvent,
+    EVENT_NAME,
+};
 
 /// Consecutive failed attempts after which the toolbar says `offline` (it keeps retrying).
 pub const OFFLINE_AFTER_FAILURES: u32 = 8;
 
 /// A created_at this far ahead of the local clock is treated as clock skew.
 const CLOCK_SKEW_TOLERANCE_MS: f64 = 5_000.0;
-
-/// The state of one session at one event id, as `/context` returns it and as it is saved.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SessionSnapshot {
-    /// Id of the latest event folded into this state (0 before any).
-    pub event_id: u64,
-    /// Phase of that event.
-    #[serde(default)]
-    pub phase: Option<String>,
-    /// The metrics, absent for a session with no event yet.
-    #[serde(default)]
-    pub context_metrics: Option<ContextMetricsSnapshot>,
-    /// The latest compaction record, when one is known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context_compaction: Option<ContextCompaction>,
-    /// The session's model, when the server tells it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// The session's per-block attachment budget in tokens, when the server tells it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attachment_limit: Option<i64>,
-}
-
-impl SessionSnapshot {
-    /// Parses a `/context` body (unknown fields ignored) and checks it as an event would be checked.
-    pub fn parse(json: &str) -> Option<SessionSnapshot> {
-        let snapshot: SessionSnapshot = serde_json::from_str(json).ok()?;
-        snapshot.is_plausible().then_some(snapshot)
-    }
-
-    /// Whether the numbers and the compaction record could have come from core.
-    pub fn is_plausible(&self) -> bool {
-        self.context_metrics.as_ref().is_none_or(metrics_plausible)
-            && self
-                .context_compaction
-                .as_ref()
-                .is_none_or(|c| ctxguard_core::protocol::is_iso8601_utc(&c.created_at))
-    }
-}
-
-fn metrics_plausible(m: &ContextMetricsSnapshot) -> bool {
-    m.context_window >= 0 && m.used_input_tokens >= 0 && m.trigger_limit >= 0 && m.target_limit >= 0
-}
 
 /// Connection to the session's stream, as the toolbar shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,7 +96,7 @@ impl IgnoredEvents {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Toolbar {
     last_event_id: Option<u64>,
-    phase: Option<String>,
+    phase: Option<Phase>,
     metrics: Option<ContextMetricsSnapshot>,
     compaction: Option<ContextCompaction>,
     /// Local time a running compaction was first seen (elapsed fallback when created_at is unusable).
@@ -179,9 +138,9 @@ impl Toolbar {
     }
 
     /// A toolbar showing saved state (marked restored) until the server speaks.
-    pub fn restored_from(saved: Option<SessionSnapshot>, now_ms: f64) -> Self {
+    pub fn restored_from(saved: Option<ContextState>, now_ms: f64) -> Self {
         let mut toolbar = Toolbar::new();
-        if let Some(saved) = saved.filter(SessionSnapshot::is_plausible) {
+        if let Some(saved) = saved.filter(|s| s.validate().is_ok()) {
             toolbar.replace_with(saved, now_ms);
             toolbar.restored = true;
         }
@@ -189,12 +148,12 @@ impl Toolbar {
     }
 
     /// Folds in the server's `/context` snapshot: it replaces what is shown and confirms it.
-    pub fn apply_context(&mut self, snapshot: SessionSnapshot, now_ms: f64) {
+    pub fn apply_context(&mut self, snapshot: ContextState, now_ms: f64) {
         self.replace_with(snapshot, now_ms);
         self.restored = false;
     }
 
-    fn replace_with(&mut self, snapshot: SessionSnapshot, now_ms: f64) {
+    fn replace_with(&mut self, snapshot: ContextState, now_ms: f64) {
         let was_compacting = self.is_compacting();
         let same_run = match (&self.compaction, &snapshot.context_compaction) {
             (Some(a), Some(b)) => a.created_at == b.created_at,
@@ -255,9 +214,6 @@ impl Toolbar {
             .and_then(|s| s.parse().ok())
             .ok_or(EventOutcome::Malformed)?;
         let event = StatusEvent::parse(data).map_err(|_| EventOutcome::Malformed)?;
-        if !metrics_plausible(&event.context_metrics) {
-            return Err(EventOutcome::Malformed);
-        }
         if self.last_event_id.is_some_and(|last| id <= last) {
             return Err(EventOutcome::Stale);
         }
@@ -357,11 +313,11 @@ impl Toolbar {
     }
 
     /// The state worth saving: present once any metrics are known.
-    pub fn snapshot(&self) -> Option<SessionSnapshot> {
+    pub fn snapshot(&self) -> Option<ContextState> {
         let event_id = self.last_event_id?;
-        Some(SessionSnapshot {
+        Some(ContextState {
             event_id,
-            phase: self.phase.clone(),
+            phase: self.phase,
             context_metrics: Some(self.metrics.clone()?),
             context_compaction: self.compaction.clone(),
             model: self.model.clone(),
@@ -405,7 +361,7 @@ impl Toolbar {
             restored: self.restored,
             ignored: self.ignored,
             last_event_id: self.last_event_id,
-            phase: self.phase.clone(),
+            phase: self.phase,
         }
     }
 
@@ -416,7 +372,8 @@ impl Toolbar {
         };
         match c.status {
             CompactionStatus::Started | CompactionStatus::InProgress => {
-                let started_ms = parse_iso8601_ms(&c.created_at)
+                let started_ms = parse_created_at(&c.created_at)
+                    .map(|micros| micros as f64 / 1000.0)
                     .filter(|t| *t <= now_ms + CLOCK_SKEW_TOLERANCE_MS)
                     .or(self.compaction_seen_ms)
                     .unwrap_or(now_ms);
@@ -469,7 +426,7 @@ pub struct ToolbarView {
     /// Id of the latest applied event.
     pub last_event_id: Option<u64>,
     /// Phase of the latest applied event.
-    pub phase: Option<String>,
+    pub phase: Option<Phase>,
 }
 
 /// The numbers of the context window.
@@ -643,39 +600,6 @@ impl CompactionView {
             CompactionView::Fallback { .. } => "fallback",
         }
     }
-}
-
-/// Unix milliseconds of an ISO 8601 UTC time (`YYYY-MM-DDTHH:MM:SS[.frac](Z|+00:00)`).
-pub fn parse_iso8601_ms(s: &str) -> Option<f64> {
-    if !ctxguard_core::protocol::is_iso8601_utc(s) {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>| s.get(r).and_then(|x| x.parse::<i64>().ok());
-    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
-        return None;
-    }
-    let frac_ms = match s.as_bytes().get(19) {
-        Some(b'.') => {
-            let digits: String = s[20..].chars().take_while(char::is_ascii_digit).collect();
-            format!("0.{digits}").parse::<f64>().ok()? * 1000.0
-        }
-        _ => 0.0,
-    };
-    let days = days_from_civil(y, mo, d);
-    Some(((days * 86_400 + h * 3600 + mi * 60 + sec) * 1000) as f64 + frac_ms)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]

@@ -59,9 +59,14 @@ fn remaining_percent_is_clamped() {
     e["context_metrics"]["display_remaining_percent"] = json!(140);
     apply(&mut t, 1, &e);
     assert_eq!(t.view(T0).metrics.expect("metrics").remaining_percent, 100);
-    e["context_metrics"]["display_remaining_percent"] = json!(-3);
+    e["context_metrics"]["display_remaining_percent"] = json!(0);
     apply(&mut t, 2, &e);
     assert_eq!(t.view(T0).metrics.expect("metrics").remaining_percent, 0);
+    // Core never computes a negative count: such an event is malformed and changes nothing.
+    e["context_metrics"]["display_remaining_percent"] = json!(-3);
+    apply(&mut t, 3, &e);
+    assert_eq!(t.view(T0).ignored.malformed, 1);
+    assert_eq!(t.view(T0).last_event_id, Some(2));
 }
 
 #[test]
@@ -231,7 +236,7 @@ fn first_seen_in_progress_still_means_compacting() {
         }
     );
     // And through /context.
-    let snap: SessionSnapshot = serde_json::from_value(json!({
+    let snap: ContextState = serde_json::from_value(json!({
         "event_id": 43, "phase": "summary_compact", "context_metrics": metrics(110_000),
         "context_compaction": compaction_event("in_progress", json!({}))["context_compaction"].clone()
     }))
@@ -319,7 +324,7 @@ fn restored_until_confirmed_by_context() {
 fn context_replaces_even_at_a_lower_id() {
     let mut t = Toolbar::new();
     apply(&mut t, 500, &event(90_000));
-    let snap: SessionSnapshot = serde_json::from_value(
+    let snap: ContextState = serde_json::from_value(
         json!({"event_id": 3, "phase": "build_messages", "context_metrics": metrics(1_000)}),
     )
     .expect("snapshot json");
@@ -331,19 +336,19 @@ fn context_replaces_even_at_a_lower_id() {
 
 #[test]
 fn context_parse_tolerates_empty_sessions_and_rejects_garbage() {
-    let s = SessionSnapshot::parse(r#"{"event_id":0,"phase":null,"context_metrics":null}"#)
+    let s = ContextState::parse(r#"{"event_id":0,"phase":null,"context_metrics":null}"#)
         .expect("empty session");
     assert!(s.context_metrics.is_none());
     let mut t = Toolbar::new();
     t.apply_context(s, T0);
     assert!(t.view(T0).metrics.is_none());
     assert!(t.snapshot().is_none());
-    assert!(SessionSnapshot::parse("[]").is_none());
-    assert!(SessionSnapshot::parse(r#"{"error":"unknown session"}"#).is_none());
+    assert!(ContextState::parse("[]").is_err());
+    assert!(ContextState::parse(r#"{"error":"unknown session"}"#).is_err());
     let bad_time = json!({"event_id": 1, "context_metrics": metrics(1),
         "context_compaction": {"type": "summary_compact", "status": "started", "before_tokens": 1, "trigger_limit": 1,
         "target_limit": 1, "used_legacy_fallback": false, "created_at": "soon"}});
-    assert!(SessionSnapshot::parse(&bad_time.to_string()).is_none());
+    assert!(ContextState::parse(&bad_time.to_string()).is_err());
 }
 
 #[test]
@@ -390,7 +395,7 @@ fn attachment_budget_defaults_and_overrides() {
     let mut t = Toolbar::new();
     let mut m = metrics(1);
     m["context_window"] = json!(8_000);
-    let snap: SessionSnapshot =
+    let snap: ContextState =
         serde_json::from_value(json!({"event_id": 1, "context_metrics": m, "model": "gpt-4"}))
             .expect("snapshot json");
     t.apply_context(snap, T0);
@@ -402,7 +407,7 @@ fn attachment_budget_defaults_and_overrides() {
         }
     );
 
-    let snap: SessionSnapshot = serde_json::from_value(
+    let snap: ContextState = serde_json::from_value(
         json!({"event_id": 2, "context_metrics": metrics(1), "attachment_limit": 900}),
     )
     .expect("snapshot json");
@@ -414,16 +419,4 @@ fn attachment_budget_defaults_and_overrides() {
             limit_tokens: 900
         }
     );
-}
-
-#[test]
-fn iso_times() {
-    assert_eq!(parse_iso8601_ms("2026-06-23T14:55:34Z"), Some(T0));
-    assert_eq!(
-        parse_iso8601_ms("2026-06-23T14:55:34.512345+00:00"),
-        Some(T0 + 512.345)
-    );
-    assert_eq!(parse_iso8601_ms("1970-01-01T00:00:00Z"), Some(0.0));
-    assert_eq!(parse_iso8601_ms("2026-13-23T14:55:34Z"), None);
-    assert_eq!(parse_iso8601_ms("2026-06-23 14:55:34"), None);
 }

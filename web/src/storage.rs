@@ -3,14 +3,14 @@
 //! saved" or a skipped save; the page never breaks over it.
 
 use crate::saved;
-use crate::state::SessionSnapshot;
+use ctxguard_core::protocol::ContextState;
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
 /// The state saved for `session`, if a readable one exists.
-pub fn load(session: &str) -> Option<SessionSnapshot> {
+pub fn load(session: &str) -> Option<ContextState> {
     let text = local_storage()?
         .get_item(&saved::storage_key(session))
         .ok()??;
@@ -18,7 +18,7 @@ pub fn load(session: &str) -> Option<SessionSnapshot> {
 }
 
 /// Saves `state` for `session`; returns whether it was stored.
-pub fn save(session: &str, state: &SessionSnapshot) -> bool {
+pub fn save(session: &str, state: &ContextState) -> bool {
     let Some(storage) = local_storage() else {
         return false;
     };

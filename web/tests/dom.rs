@@ -6,13 +6,14 @@
 //! (or `tests/web/run.sh`).
 #![cfg(target_arch = "wasm32")]
 
+use ctxguard_core::protocol::ContextState;
 use ctxguard_core::protocol::EVENT_NAME;
 use ctxguard_web::attachments::{FileBody, PickedFile};
 use ctxguard_web::components::{read_file, AttachmentPanel, StatusToolbar};
 use ctxguard_web::i18n::{group_thousands, Lang};
 use ctxguard_web::saved;
 use ctxguard_web::sse::StreamConfig;
-use ctxguard_web::state::{AttachmentBudget, SessionSnapshot, Toolbar};
+use ctxguard_web::state::{AttachmentBudget, Toolbar};
 use ctxguard_web::{storage, App};
 use leptos::prelude::*;
 use serde_json::{json, Value};
@@ -467,7 +468,7 @@ async fn simplified_chinese() {
 
 // ---------- storage and the app ----------
 
-fn saved_state(used: i64, id: u64) -> SessionSnapshot {
+fn saved_state(used: i64, id: u64) -> ContextState {
     let mut t = Toolbar::new();
     t.apply_event(
         Some(&id.to_string()),

@@ -9,14 +9,14 @@ use std::process::ExitCode;
 pub fn run(file: &Path) -> Result<ExitCode> {
     let text = read_text(file)?;
     let summary = run_jsonl(&text);
-    for (id, reason) in &summary.failures {
-        println!("FAIL {id}: {reason}");
+    for (id, error) in &summary.failures {
+        say!("FAIL {id}: {error}")?;
     }
-    println!(
+    say!(
         "{} passed, {} failed",
         summary.passed,
         summary.failures.len()
-    );
+    )?;
     Ok(if summary.failures.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -4,8 +4,9 @@
 //! alongside.
 
 use crate::budget::ContextLimits;
-use crate::metrics::{phase, ContextMetricsSnapshot};
-use crate::protocol::{CompactionStatus, ContextCompaction, StatusEvent};
+use crate::metrics::ContextMetricsSnapshot;
+use crate::protocol::{CompactionStatus, ContextCompaction, Phase, StatusEvent, COMPACTION_TYPE};
+use crate::tokens::Tokens;
 use serde::{Deserialize, Serialize};
 
 /// One `summary_compact` status update: the compaction record and the snapshot that goes with it.
@@ -20,7 +21,7 @@ pub struct CompactionEvent {
 impl CompactionEvent {
     /// The wire event for `response_id` (phase `summary_compact`).
     pub fn to_status_event(&self, response_id: impl Into<String>) -> StatusEvent {
-        let mut event = StatusEvent::new(response_id, phase::SUMMARY_COMPACT, self.metrics.clone());
+        let mut event = StatusEvent::new(response_id, Phase::SummaryCompact, self.metrics.clone());
         event.context_compaction = Some(self.compaction.clone());
         event
     }
@@ -29,7 +30,7 @@ impl CompactionEvent {
 /// The fixed part of every event of one compaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Lifecycle {
-    pub before_tokens: i64,
+    pub before_tokens: Tokens,
     pub limits: ContextLimits,
     pub created_at: String,
     pub started_micros: i64,
@@ -38,7 +39,7 @@ pub(crate) struct Lifecycle {
 impl Lifecycle {
     fn record(&self, status: CompactionStatus) -> ContextCompaction {
         ContextCompaction {
-            kind: phase::SUMMARY_COMPACT.into(),
+            kind: COMPACTION_TYPE.into(),
             status,
             before_tokens: self.before_tokens,
             trigger_limit: self.limits.trigger_limit,
@@ -74,7 +75,7 @@ impl Lifecycle {
     }
 
     /// `completed`, with the metrics of the replacement history.
-    pub fn completed(&self, after_tokens: i64, summary_message_id: &str) -> CompactionEvent {
+    pub fn completed(&self, after_tokens: Tokens, summary_message_id: &str) -> CompactionEvent {
         let mut compaction = self.record(CompactionStatus::Completed);
         compaction.after_tokens = Some(after_tokens);
         compaction.summary_message_id = Some(summary_message_id.into());
