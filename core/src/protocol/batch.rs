@@ -135,7 +135,8 @@ mod tests {
             message.starts_with("event 1 (field context_metrics.used_input_tokens): "),
             "{message}"
         );
-        let cases: [(&str, Box<dyn Fn(&mut Value)>); 6] = [
+        type Breakage = Box<dyn Fn(&mut Value)>;
+        let cases: [(&str, Breakage); 6] = [
             ("phase", Box::new(|v| v["phase"] = json!("nope"))),
             (
                 "context_metrics.target_limit",
