@@ -1,7 +1,8 @@
 //! English and Simplified Chinese strings, the language choice (`?lang=` over the
 //! browser's languages), and number formatting with thousands separators.
 
-use crate::state::{CompactionView, Connection, OfflineReason, Source};
+use crate::state::{Connection, OfflineReason};
+use crate::view::{CompactionView, Source};
 
 /// A UI language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -240,6 +241,7 @@ impl Text {
             Connection::Connecting => self.pick("Connecting…", "连接中…"),
             Connection::Live => self.pick("Live", "实时"),
             Connection::Reconnecting => self.pick("Reconnecting…", "重新连接中…"),
+            Connection::Host => self.pick("Fed by the page", "由页面推送"),
             Connection::Offline => match reason {
                 Some(OfflineReason::UnknownSession) => self.pick("Unknown session", "会话不存在"),
                 Some(OfflineReason::BrowserOffline) => self.pick("Offline", "离线"),

@@ -1,29 +1,28 @@
 //! # ctxguard-web
 //!
-//! The status toolbar: how much context is left, whether a compaction runs,
-//! and whether the connection is live, for one session, kept current over SSE
-//! and restored from `localStorage` after a reload; plus an attachment budget
-//! preview that runs core in the browser.
+//! The status toolbar and the attachment budget preview: how much context is
+//! left, whether a compaction runs, the compactions so far and the turns left
+//! before the next, kept current over SSE or by the host page, and restored
+//! from `localStorage` after a reload.
 //!
-//! Layers: [`state`] (the toolbar state machine), [`saved`] (the stored
-//! record), [`backoff`], [`attachments`] and [`i18n`] are plain Rust and tested
-//! natively. On wasm32 the Leptos app sits on top: `App` here, the stream hook
-//! in `sse`, storage access in `storage`, and the views in `components`.
+//! Layers: [`state`] (the toolbar state machine) with [`ids`], [`run_clock`],
+//! [`history`] and [`forecast`]; [`view`] (what it renders); [`saved`] (the
+//! stored record); [`public_state`] (the JSON-safe `state` hosts read);
+//! [`config`] (element attributes); [`backoff`], [`attachments`],
+//! [`attachment_budget`] and [`i18n`]. All plain Rust, tested natively.
+//! On wasm32 the Leptos views and browser bindings sit on top.
 
+pub mod attachment_budget;
 pub mod attachments;
 pub mod backoff;
+pub mod forecast;
+pub mod history;
 pub mod i18n;
+pub mod ids;
+pub mod run_clock;
 pub mod saved;
 pub mod state;
+pub mod view;
 
-#[cfg(target_arch = "wasm32")]
-mod app;
-#[cfg(target_arch = "wasm32")]
-pub mod components;
-#[cfg(target_arch = "wasm32")]
-pub mod sse;
-#[cfg(target_arch = "wasm32")]
-pub mod storage;
-
-#[cfg(target_arch = "wasm32")]
-pub use app::{App, PageParams};
+#[cfg(test)]
+mod testing;
