@@ -42,6 +42,22 @@ impl AttachmentBudget {
     }
 }
 
+impl AttachmentBudget {
+    /// The preview element's budget: its own `model` and `limit` when set, else the
+    /// linked toolbar's (`for`), else the defaults for the model.
+    pub fn for_preview(
+        model: Option<&str>,
+        limit_tokens: Option<i64>,
+        linked: Option<&AttachmentBudget>,
+    ) -> Self {
+        AttachmentBudget::resolve(
+            model.or(linked.map(|l| l.model.as_str())),
+            None,
+            limit_tokens.or(linked.map(|l| l.limit_tokens)),
+        )
+    }
+}
+
 impl Default for AttachmentBudget {
     fn default() -> Self {
         AttachmentBudget::resolve(None, None, None)
@@ -66,11 +82,42 @@ mod tests {
             4_000
         );
         assert_eq!(
+            AttachmentBudget::resolve(Some("gpt-4"), None, None).limit_tokens,
+            4_096
+        );
+        assert_eq!(
             AttachmentBudget::resolve(Some(" "), None, Some(900)),
             AttachmentBudget {
                 model: "gpt-4o".into(),
                 limit_tokens: 900
             }
+        );
+    }
+
+    #[test]
+    fn the_preview_prefers_its_own_attributes_then_the_toolbar() {
+        let linked = AttachmentBudget {
+            model: "gpt-4".into(),
+            limit_tokens: 3_000,
+        };
+        assert_eq!(
+            AttachmentBudget::for_preview(None, None, Some(&linked)),
+            linked
+        );
+        assert_eq!(
+            AttachmentBudget::for_preview(Some("gpt-4o"), None, Some(&linked)),
+            AttachmentBudget {
+                model: "gpt-4o".into(),
+                limit_tokens: 3_000
+            }
+        );
+        assert_eq!(
+            AttachmentBudget::for_preview(None, Some(500), Some(&linked)).limit_tokens,
+            500
+        );
+        assert_eq!(
+            AttachmentBudget::for_preview(None, None, None),
+            AttachmentBudget::default()
         );
     }
 }

@@ -1,6 +1,8 @@
 //! English and Simplified Chinese strings, the language choice (`?lang=` over the
 //! browser's languages), and number formatting with thousands separators.
 
+mod preview;
+
 use crate::state::{Connection, OfflineReason};
 use crate::view::{CompactionView, Source};
 
@@ -309,91 +311,61 @@ impl Text {
         self.pick("Session", "会话")
     }
 
-    /// Title of the attachment panel.
-    pub fn attach_title(&self) -> &'static str {
-        self.pick("Attachment budget preview", "附件预算预览")
-    }
-
-    /// Explanation under the panel title.
-    pub fn attach_hint(&self, model: &str, limit: i64) -> String {
-        match self.0 {
-            Lang::En => format!(
-                "See what attachments will cost before you send them. Files are read in this browser and never uploaded. Model {model}, budget {} tokens per message.",
-                group_thousands(limit)
-            ),
-            Lang::ZhCn => format!(
-                "发送之前先看看附件会占用多少上下文。文件只在本浏览器中读取，不会上传。模型 {model}，每条消息预算 {} tokens。",
-                group_thousands(limit)
-            ),
+    /// The forecast chip: "≈ T turns until compaction", or "compaction due" at 0.
+    pub fn forecast(&self, turns: u64) -> String {
+        match (self.0, turns) {
+            (Lang::En, 0) => "compaction due".into(),
+            (Lang::En, 1) => "≈ 1 turn until compaction".into(),
+            (Lang::En, n) => format!("≈ {n} turns until compaction"),
+            (Lang::ZhCn, 0) => "即将压缩".into(),
+            (Lang::ZhCn, n) => format!("约 {n} 轮后压缩"),
         }
     }
 
-    /// Drop zone text.
-    pub fn drop_here(&self) -> &'static str {
-        self.pick("Drop files here or", "把文件拖到这里，或")
-    }
-
-    /// File picker button.
-    pub fn choose_files(&self) -> &'static str {
-        self.pick("choose files", "选择文件")
-    }
-
-    /// Clear button.
-    pub fn clear(&self) -> &'static str {
-        self.pick("Clear", "清除")
-    }
-
-    /// Shown while files are read.
-    pub fn reading(&self) -> &'static str {
-        self.pick("Reading files…", "正在读取文件…")
-    }
-
-    /// Table headers: file, size, tokens, allocation, status.
-    pub fn columns(&self) -> [&'static str; 5] {
+    /// Tooltip of the forecast chip.
+    pub fn forecast_title(&self, tokens_per_turn: f64) -> String {
+        let g = group_thousands(tokens_per_turn.round() as i64);
         match self.0 {
-            Lang::En => ["File", "Size", "Tokens", "Allocation", "Preview"],
-            Lang::ZhCn => ["文件", "大小", "Tokens", "分配", "预览"],
+            Lang::En => format!("Each recent turn added about {g} tokens"),
+            Lang::ZhCn => format!("最近每轮约增加 {g} tokens"),
         }
     }
 
-    /// Row status: cut.
-    pub fn will_be_cut(&self) -> &'static str {
-        self.pick("will be cut", "将被截断")
-    }
-
-    /// Row status: fits.
-    pub fn fits(&self) -> &'static str {
-        self.pick("fits", "完整保留")
-    }
-
-    /// Row status: binary.
-    pub fn binary(&self) -> &'static str {
-        self.pick("binary · no text", "二进制 · 无文本")
-    }
-
-    /// Row status: too large to read.
-    pub fn too_large(&self) -> &'static str {
-        self.pick("too large to read here", "文件过大，未读取")
-    }
-
-    /// Summary line of the preview.
-    pub fn attach_summary(&self, before: usize, after: usize, cut: usize) -> String {
-        let (b, a) = (
-            group_thousands(before as i64),
-            group_thousands(after as i64),
-        );
+    /// The compaction count that opens the history.
+    pub fn compaction_count(&self, n: usize) -> String {
         match self.0 {
-            Lang::En => format!("Block: {b} → {a} tokens · {cut} cut"),
-            Lang::ZhCn => format!("附件块：{b} → {a} tokens · {cut} 个被截断"),
+            Lang::En => format!("{n} compaction{}", if n == 1 { "" } else { "s" }),
+            Lang::ZhCn => format!("{n} 次压缩"),
         }
     }
 
-    /// Expander of the rendered block.
-    pub fn show_rendered(&self) -> &'static str {
-        self.pick(
-            "Rendered preview (what the model sees)",
-            "渲染后的预览（模型看到的内容）",
-        )
+    /// Label of the history.
+    pub fn history_title(&self) -> &'static str {
+        self.pick("Compaction history", "压缩历史")
+    }
+
+    /// What one history entry says happened.
+    pub fn history_outcome(&self, entry: &crate::history::HistoryEntry) -> String {
+        use ctxguard_core::protocol::CompactionStatus;
+        if entry.status == CompactionStatus::Fallback {
+            return self.compaction(&CompactionView::Fallback {
+                reason: entry.reason.clone().unwrap_or_default(),
+            });
+        }
+        self.compaction(&CompactionView::Completed {
+            before_tokens: entry.before_tokens,
+            after_tokens: entry.after_tokens,
+            saved_tokens: entry.saved_tokens,
+        })
+    }
+
+    /// How long a compaction ran.
+    pub fn ran_for(&self, secs: u64) -> String {
+        let d = format_elapsed(self.0, secs);
+        match self.0 {
+            Lang::En => format!("ran {d}"),
+            Lang::ZhCn => format!("用时 {d}"),
+        }
     }
 }
 

@@ -39,7 +39,6 @@ struct SavedRecord {
     version: u32,
     session: String,
     saved_at_ms: f64,
-    #[serde(flatten)]
     toolbar: SavedToolbar,
 }
 

@@ -1,15 +1,19 @@
 //! The stream hook: [`use_status_stream`] owns the session's `EventSource`
-//! and drives the toolbar state machine from it.
+//! and drives the toolbar state machine from it (through [`LiveToolbar`], so
+//! every change is saved and observed).
 //!
 //! Cycle: fetch `/context` (the server's truth) → open the stream from that
 //! event id (`?last_event_id=`, since a new `EventSource` cannot set
 //! `Last-Event-ID`) → feed every event to the state machine. When the stream
 //! drops, the browser's own retry is cancelled and the cycle restarts after a
 //! capped exponential backoff with jitter, so every reconnect resynchronises
-//! from `/context`. Going offline / online is followed too. Everything is
-//! released in `on_cleanup`.
+//! from `/context`. Going offline / online is followed too. A read token goes
+//! as `?token=` on every request ([`Endpoints`]). Everything is released in
+//! `on_cleanup`.
 
 use crate::backoff::Backoff;
+use crate::config::Endpoints;
+use crate::live::LiveToolbar;
 use crate::state::Toolbar;
 use ctxguard_core::protocol::ContextState;
 use ctxguard_core::protocol::EVENT_NAME;
@@ -21,35 +25,6 @@ use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{EventSource, MessageEvent};
-
-/// Where the session's endpoints are.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StreamConfig {
-    /// Origin (or path prefix) of the server; empty for the page's own origin.
-    pub api_base: String,
-    /// Session id.
-    pub session: String,
-}
-
-impl StreamConfig {
-    fn session_path(&self) -> String {
-        let id: String = js_sys::encode_uri_component(&self.session).into();
-        format!("{}/api/sessions/{id}", self.api_base.trim_end_matches('/'))
-    }
-
-    /// `GET …/context`.
-    pub fn context_url(&self) -> String {
-        format!("{}/context", self.session_path())
-    }
-
-    /// `GET …/events`, resuming after `last_event_id`.
-    pub fn events_url(&self, last_event_id: Option<u64>) -> String {
-        match last_event_id {
-            Some(id) => format!("{}/events?last_event_id={id}", self.session_path()),
-            None => format!("{}/events", self.session_path()),
-        }
-    }
-}
 
 enum ContextReply {
     Snapshot(Box<ContextState>),
@@ -70,8 +45,8 @@ impl Drop for OpenStream {
 }
 
 struct Driver {
-    config: StreamConfig,
-    toolbar: RwSignal<Toolbar>,
+    endpoints: Endpoints,
+    toolbar: LiveToolbar,
     stream: RefCell<Option<OpenStream>>,
     retry: Cell<Option<TimeoutHandle>>,
     backoff: Cell<Backoff>,
@@ -137,7 +112,7 @@ impl Driver {
         let weak = Rc::downgrade(self);
         leptos::task::spawn_local(async move {
             let url = match weak.upgrade() {
-                Some(d) => d.config.context_url(),
+                Some(d) => d.endpoints.context_url(),
                 None => return,
             };
             let reply = fetch_context(&url).await;
@@ -163,8 +138,8 @@ impl Driver {
     }
 
     fn open_stream(self: &Rc<Self>) {
-        let last = self.toolbar.with_untracked(Toolbar::last_event_id);
-        let Ok(source) = EventSource::new(&self.config.events_url(last)) else {
+        let last = self.toolbar.state().with_untracked(Toolbar::last_event_id);
+        let Ok(source) = EventSource::new(&self.endpoints.events_url(last)) else {
             self.toolbar.update(Toolbar::connection_lost);
             self.schedule_retry();
             return;
@@ -268,10 +243,10 @@ async fn fetch_context(url: &str) -> Result<ContextReply, ()> {
         .ok_or(())
 }
 
-/// Keeps `toolbar` in step with the session's stream until the calling owner is cleaned up.
-pub fn use_status_stream(config: StreamConfig, toolbar: RwSignal<Toolbar>) {
+/// Keeps `toolbar` in step with the stream at `endpoints` until the calling owner is cleaned up.
+pub fn use_status_stream(endpoints: Endpoints, toolbar: LiveToolbar) {
     let driver = Rc::new(Driver {
-        config,
+        endpoints,
         toolbar,
         stream: RefCell::new(None),
         retry: Cell::new(None),
