@@ -245,6 +245,8 @@ async fn fetch_context(url: &str) -> Result<ContextReply, ()> {
 
 /// Keeps `toolbar` in step with the stream at `endpoints` until the calling owner is cleaned up.
 pub fn use_status_stream(endpoints: Endpoints, toolbar: LiveToolbar) {
+    // The cycle spawns tasks; a host may call this before mounting any view.
+    let _ = any_spawner::Executor::init_wasm_bindgen();
     let driver = Rc::new(Driver {
         endpoints,
         toolbar,

@@ -13,8 +13,11 @@ mod toolbar;
 pub use preview::PreviewController;
 pub use toolbar::ToolbarController;
 
-/// Readable panics in the console (the release build aborts after printing).
+/// Runs once when the module is instantiated: readable panics in the console (the release
+/// build aborts after printing), and the task executor the stream hook and the file reader
+/// spawn on (before any view is mounted).
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
+    let _ = any_spawner::Executor::init_wasm_bindgen();
 }
