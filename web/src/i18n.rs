@@ -127,68 +127,83 @@ impl Text {
 
     /// The compaction chip's label.
     pub fn compaction(&self, view: &CompactionView) -> String {
-        match (self.0, view) {
-            (
-                Lang::En,
-                CompactionView::Idle {
-                    trigger_tokens: Some(t),
-                },
-            ) => {
-                format!("Compacts at {}", group_thousands(*t))
+        let (main, detail) = self.compaction_parts(view);
+        main + &detail
+    }
+
+    /// The compaction chip's label as its main part and the detail a compact toolbar leaves out.
+    pub fn compaction_parts(&self, view: &CompactionView) -> (String, String) {
+        let lang = self.0;
+        match view {
+            CompactionView::Idle {
+                trigger_tokens: Some(t),
+            } => {
+                let t = group_thousands(*t);
+                let main = match lang {
+                    Lang::En => format!("Compacts at {t}"),
+                    Lang::ZhCn => format!("达到 {t} 时压缩"),
+                };
+                (main, String::new())
             }
-            (
-                Lang::ZhCn,
-                CompactionView::Idle {
-                    trigger_tokens: Some(t),
-                },
-            ) => {
-                format!("达到 {} 时压缩", group_thousands(*t))
+            CompactionView::Idle {
+                trigger_tokens: None,
+            } => (self.pick("No compaction", "未压缩").into(), String::new()),
+            CompactionView::Compacting { elapsed_secs, .. } => {
+                let elapsed = format_elapsed(lang, *elapsed_secs);
+                let main = match lang {
+                    Lang::En => format!("Compacting… {elapsed}"),
+                    Lang::ZhCn => format!("正在压缩… {elapsed}"),
+                };
+                (main, String::new())
             }
-            (
-                _,
-                CompactionView::Idle {
-                    trigger_tokens: None,
-                },
-            ) => self.pick("No compaction", "未压缩").into(),
-            (lang, CompactionView::Compacting { elapsed_secs, .. }) => match lang {
-                Lang::En => format!("Compacting… {}", format_elapsed(lang, *elapsed_secs)),
-                Lang::ZhCn => format!("正在压缩… {}", format_elapsed(lang, *elapsed_secs)),
-            },
-            (
-                lang,
-                CompactionView::Completed {
-                    before_tokens,
-                    after_tokens,
-                    saved_tokens,
-                },
-            ) => {
+            CompactionView::Completed {
+                before_tokens,
+                after_tokens,
+                saved_tokens,
+            } => {
                 let before = group_thousands(*before_tokens);
                 match (lang, after_tokens, saved_tokens) {
-                    (Lang::En, Some(a), Some(s)) => {
-                        format!(
-                            "Compacted {before} → {} · saved {}",
-                            group_thousands(*a),
-                            group_thousands(*s)
-                        )
-                    }
-                    (Lang::ZhCn, Some(a), Some(s)) => {
-                        format!(
-                            "已压缩 {before} → {} · 节省 {}",
-                            group_thousands(*a),
-                            group_thousands(*s)
-                        )
-                    }
-                    (Lang::En, _, _) => format!("Compacted from {before}"),
-                    (Lang::ZhCn, _, _) => format!("已从 {before} 压缩"),
+                    (Lang::En, Some(a), Some(s)) => (
+                        format!("Compacted {before} → {}", group_thousands(*a)),
+                        format!(" · saved {}", group_thousands(*s)),
+                    ),
+                    (Lang::ZhCn, Some(a), Some(s)) => (
+                        format!("已压缩 {before} → {}", group_thousands(*a)),
+                        format!(" · 节省 {}", group_thousands(*s)),
+                    ),
+                    (Lang::En, _, _) => (format!("Compacted from {before}"), String::new()),
+                    (Lang::ZhCn, _, _) => (format!("已从 {before} 压缩"), String::new()),
                 }
             }
-            (_, CompactionView::Fallback { reason }) => {
-                let prefix = self.pick("Compaction fell back", "压缩已回退");
-                match self.fallback_reason(reason) {
-                    Some(human) => format!("{prefix}: {human} ({reason})"),
-                    None => format!("{prefix}: {}", if reason.is_empty() { "?" } else { reason }),
-                }
+            CompactionView::Fallback { reason } => {
+                let main = self.pick("Compaction fell back", "压缩已回退").to_string();
+                let detail = match self.fallback_reason(reason) {
+                    Some(human) => format!(": {human} ({reason})"),
+                    None => format!(": {}", if reason.is_empty() { "?" } else { reason }),
+                };
+                (main, detail)
             }
+        }
+    }
+
+    /// The compaction chip of a compact toolbar in a narrow box.
+    pub fn compaction_short(&self, view: &CompactionView) -> String {
+        match view {
+            CompactionView::Idle {
+                trigger_tokens: Some(t),
+            } => format!("≤ {}", group_thousands(*t)),
+            CompactionView::Idle {
+                trigger_tokens: None,
+            } => "–".into(),
+            CompactionView::Compacting { elapsed_secs, .. } => {
+                format_elapsed(self.0, *elapsed_secs)
+            }
+            CompactionView::Completed {
+                saved_tokens: Some(s),
+                ..
+            } => format!("−{}", group_thousands(*s)),
+            CompactionView::Completed { .. } => self.pick("done", "完成").into(),
+            CompactionView::Fallback { .. } => self.pick("fell back", "已回退").into(),
         }
     }
 
@@ -313,12 +328,37 @@ impl Text {
 
     /// The forecast chip: "≈ T turns until compaction", or "compaction due" at 0.
     pub fn forecast(&self, turns: u64) -> String {
+        let (main, detail) = self.forecast_parts(turns);
+        main + detail
+    }
+
+    /// The forecast chip's label as its main part and the detail a compact toolbar leaves out.
+    pub fn forecast_parts(&self, turns: u64) -> (String, &'static str) {
         match (self.0, turns) {
-            (Lang::En, 0) => "compaction due".into(),
-            (Lang::En, 1) => "≈ 1 turn until compaction".into(),
-            (Lang::En, n) => format!("≈ {n} turns until compaction"),
+            (Lang::En, 0) => ("compaction due".into(), ""),
+            (Lang::En, 1) => ("≈ 1 turn".into(), " until compaction"),
+            (Lang::En, n) => (format!("≈ {n} turns"), " until compaction"),
+            (Lang::ZhCn, 0) => ("即将压缩".into(), ""),
+            (Lang::ZhCn, n) => (format!("约 {n} 轮后压缩"), ""),
+        }
+    }
+
+    /// The forecast chip of a compact toolbar in a narrow box.
+    pub fn forecast_short(&self, turns: u64) -> String {
+        match (self.0, turns) {
+            (Lang::En, 0) => "due".into(),
+            (Lang::En, n) => format!("≈{n} turns"),
             (Lang::ZhCn, 0) => "即将压缩".into(),
-            (Lang::ZhCn, n) => format!("约 {n} 轮后压缩"),
+            (Lang::ZhCn, n) => format!("约 {n} 轮"),
+        }
+    }
+
+    /// The remaining share of a compact toolbar in a narrow box.
+    pub fn remaining_short(&self, percent: Option<i64>) -> String {
+        let n = percent.map_or_else(|| "–".to_string(), |p| p.to_string());
+        match self.0 {
+            Lang::En => format!("{n}% left"),
+            Lang::ZhCn => format!("剩余 {n}%"),
         }
     }
 
@@ -336,6 +376,15 @@ impl Text {
         match self.0 {
             Lang::En => format!("{n} compaction{}", if n == 1 { "" } else { "s" }),
             Lang::ZhCn => format!("{n} 次压缩"),
+        }
+    }
+
+    /// What follows the number on the count chip (a compact toolbar shows the number alone).
+    pub fn compaction_count_noun(&self, n: usize) -> &'static str {
+        match (self.0, n) {
+            (Lang::En, 1) => " compaction",
+            (Lang::En, _) => " compactions",
+            (Lang::ZhCn, _) => " 次压缩",
         }
     }
 
@@ -409,6 +458,26 @@ mod tests {
         assert_eq!(
             en.compaction(&done),
             "Compacted 110,000 → 40,000 · saved 70,000"
+        );
+        assert_eq!(en.forecast(0), "compaction due");
+        assert_eq!(en.forecast(1), "≈ 1 turn until compaction");
+        assert_eq!(en.forecast(7), "≈ 7 turns until compaction");
+        assert_eq!(en.forecast_parts(7).0, "≈ 7 turns");
+        assert_eq!(zh.forecast(3), "约 3 轮后压缩");
+        assert_eq!(zh.forecast(0), "即将压缩");
+        assert_eq!(en.compaction_count(1), "1 compaction");
+        assert_eq!(en.compaction_count(2), "2 compactions");
+        assert_eq!(zh.compaction_count(2), "2 次压缩");
+        assert_eq!(en.ran_for(65), "ran 1m 05s");
+        assert_eq!(en.compaction_short(&done), "−70,000");
+        assert_eq!(en.forecast_short(3), "≈3 turns");
+        assert_eq!(zh.remaining_short(Some(37)), "剩余 37%");
+        assert_eq!(
+            en.compaction_parts(&done),
+            (
+                "Compacted 110,000 → 40,000".to_string(),
+                " · saved 70,000".to_string()
+            )
         );
         let fell = CompactionView::Fallback {
             reason: "<b>boom</b>".into(),

@@ -55,9 +55,13 @@ pub fn StatusToolbar(
                     part="forecast"
                     data-testid="ctxguard-forecast"
                     data-turns=f.turns.to_string()
+                    data-short=t.forecast_short(f.turns)
                     title=t.forecast_title(f.tokens_per_turn)
                 >
-                    {t.forecast(f.turns)}
+                    {move || {
+                        let (main, detail) = Text(lang).forecast_parts(f.turns);
+                        view! { <span class="label">{main}<span class="label-detail">{detail}</span></span> }
+                    }}
                 </span>
             }
         })
@@ -77,7 +81,8 @@ pub fn StatusToolbar(
                     data-count=n.to_string()
                     aria-expanded=move || history_open.get().to_string()
                     aria-controls="ctxguard-history"
-                    title=t.history_title()
+                    title=t.compaction_count(n)
+                    aria-label=t.compaction_count(n)
                     on:click=move |_| toggle_history()
                     on:keydown=move |ev: KeyboardEvent| {
                         if ev.key() == "Enter" || ev.key() == " " {
@@ -86,7 +91,7 @@ pub fn StatusToolbar(
                         }
                     }
                 >
-                    {t.compaction_count(n)}
+                    <span class="label">{n}<span class="label-detail">{t.compaction_count_noun(n)}</span></span>
                 </span>
             }
         })
@@ -130,7 +135,14 @@ pub fn StatusToolbar(
                     <span class="tb-name">"ctxguard"</span>
                     {session.clone().map(|s| view! { <span class="tb-session" part="session">{s}</span> })}
                 </span>
-                <span class="tb-remaining" part="remaining" data-testid="ctxguard-remaining">{remaining}</span>
+                <span
+                    class="tb-remaining"
+                    part="remaining"
+                    data-testid="ctxguard-remaining"
+                    data-short=move || Text(lang).remaining_short(metrics.with(|m| m.as_ref().map(|m| m.remaining_percent)))
+                >
+                    <span class="label">{remaining}</span>
+                </span>
                 <span class="tb-usage" part="usage" data-testid="ctxguard-usage">{usage}</span>
                 {over_trigger}
                 <span
@@ -138,10 +150,14 @@ pub fn StatusToolbar(
                     part="compaction"
                     data-testid="ctxguard-compaction"
                     data-state=compaction_state
+                    data-short=move || compaction.with(|c| Text(lang).compaction_short(c))
                     title=move || compaction.with(|c| Text(lang).compaction_title(c))
                     aria-live="polite"
                 >
-                    {move || compaction.with(|c| Text(lang).compaction(c))}
+                    {move || {
+                        let (main, detail) = compaction.with(|c| Text(lang).compaction_parts(c));
+                        view! { <span class="label">{main}<span class="label-detail">{detail}</span></span> }
+                    }}
                 </span>
                 {forecast}
                 {history_count}
