@@ -88,7 +88,7 @@ export async function previewChecks(h, check) {
     }),
   );
 
-  await check("files property, model and limit attributes, and the picker inside the shadow root", () =>
+  await check("files property, model and limit attributes, the picker and the drop zone inside the shadow root", () =>
     h.with(async ({ page }) => {
       await page.evaluate(FILES);
       const out = await page.evaluate(async () => {
@@ -126,6 +126,20 @@ export async function previewChecks(h, check) {
       await until("the picker adds to the list", async () => page.evaluate(() => t.all(pv2, "ctxguard-attachment-row").length === 3), 15000, 50);
       await page.evaluate(() => t.q(pv2, "ctxguard-attachments-clear").click());
       await until("cleared", async () => page.evaluate(() => t.all(pv2, "ctxguard-attachment-row").length === 0), 5000, 50);
+
+      // The drop zone, as a drag from the desktop delivers files.
+      await page.evaluate(async () => {
+        const zone = t.q(pv2, "ctxguard-dropzone");
+        const data = new DataTransfer();
+        data.items.add(mkfile(["dropped.txt", "dropped text", "text/plain"]));
+        zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+        await t.settle();
+        window.dragging = zone.classList.contains("dragging");
+        zone.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+      });
+      await until("the dropped file", async () => page.evaluate(() => t.all(pv2, "ctxguard-attachment-row").length === 1), 15000, 50);
+      const dropped = await page.evaluate(() => [window.dragging, t.q(pv2, "ctxguard-dropzone").classList.contains("dragging"), pv2.report.attachments[0].name]);
+      assert(same(dropped, [true, false, "dropped.txt"]), JSON.stringify(dropped));
     }),
   );
 
