@@ -43,7 +43,7 @@ build_core() {
 WASM_FEATURES=(--enable-bulk-memory --enable-bulk-memory-opt --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 
-# wasm_module PROFILE OUT_DIR OUT_NAME WASM_OPT_LEVEL CARGO_ARGS...: builds web/ as a cdylib with
+# wasm_module PROFILE OUT_DIR OUT_NAME WASM_OPT_FLAGS CARGO_ARGS...: builds web/ as a cdylib with
 # CARGO_ARGS, binds it for browsers (ES module + .wasm) and optimises it. Symbols are kept
 # for wasm-bindgen (it reads the target_features section) and dropped by wasm-opt.
 wasm_module() {
@@ -54,7 +54,9 @@ wasm_module() {
   rm -rf "$dir"
   wasm-bindgen --target web --no-typescript --out-dir "$dir" --out-name "$name" \
     "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/ctxguard_web.wasm"
-  wasm-opt "$level" "${WASM_FEATURES[@]}" "$dir/${name}_bg.wasm" -o "$dir/${name}_bg.wasm"
+  local opt
+  read -ra opt <<<"$level"
+  wasm-opt "${opt[@]}" "${WASM_FEATURES[@]}" "$dir/${name}_bg.wasm" -o "$dir/${name}_bg.wasm"
 }
 
 build_toolbar() {
@@ -62,7 +64,7 @@ build_toolbar() {
   if stale "$out/engine/ctxguard_preview_bg.wasm" web/src web/css web/js web/Cargo.toml core/src core/build.rs core/Cargo.toml Cargo.toml Cargo.lock scripts/build-packages.sh; then
     echo "==> pkg/toolbar: the elements (ctxguard-web, size-optimised, no tokenizer)" >&2
     mkdir -p "$out"
-    wasm_module release-wasm "$out/wasm" ctxguard_toolbar -Oz
+    wasm_module release-wasm "$out/wasm" ctxguard_toolbar "-Oz --converge"
     echo "==> pkg/toolbar: the preview engine (ctxguard-web --features engine: core's tokenizer)" >&2
     wasm_module release "$out/engine" ctxguard_preview -O3 --no-default-features --features engine
     cp web/js/ctxguard-toolbar.js web/js/ctxguard-toolbar.d.ts web/js/react.d.ts web/js/package.json web/js/README.md "$out/"

@@ -1,5 +1,7 @@
-//! English and Simplified Chinese strings, the language choice (`?lang=` over the
-//! browser's languages), and number formatting with thousands separators.
+//! English and Simplified Chinese strings (the attachment preview's in
+//! `i18n/preview.rs`), reading a language tag and picking one (a `lang`
+//! attribute or `?lang=` over the browser's languages), and number formatting
+//! with thousands separators.
 
 mod preview;
 

@@ -12,13 +12,14 @@
 //! endpoints); [`backoff`], [`attachments`], [`attachment_budget`] and
 //! [`i18n`].
 //!
-//! On wasm32 the browser side sits on top: [`live`] (a session's state,
-//! saved and observed), [`sse`] (the stream hook), [`storage`],
-//! [`preview_engine`], the Leptos views in [`components`], and, with the
-//! default feature `elements`, the custom elements' controllers that the
-//! package `pkg/toolbar/` (npm `ctxguard-toolbar`) wraps. The feature `engine`
-//! builds the preview engine instead: the second module, holding core's
-//! tokenizer, that the preview element loads on first use.
+//! On wasm32 the browser side sits on top (feature `components`): `live` (a
+//! session's state, saved and observed), `sse` (the stream hook), `storage`,
+//! `preview_engine`, the Leptos views in `components`, and, with the default
+//! feature `elements`, the custom elements' controllers that the package
+//! `pkg/toolbar/` (npm `ctxguard-toolbar`) wraps. The feature `engine` alone
+//! (`--no-default-features`) builds the preview engine instead: the second
+//! module, holding core's tokenizer and nothing of Leptos, that the preview
+//! element loads on first use.
 //!
 //! ## A Rust host
 //!
@@ -65,19 +66,19 @@ pub mod saved;
 pub mod state;
 pub mod view;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "components"))]
 pub mod components;
 #[cfg(all(target_arch = "wasm32", feature = "elements"))]
 pub mod elements;
 #[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod engine;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "components"))]
 pub mod live;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "components"))]
 pub mod preview_engine;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "components"))]
 pub mod sse;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "components"))]
 pub mod storage;
 
 #[cfg(test)]

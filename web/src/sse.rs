@@ -24,6 +24,7 @@ use std::rc::{Rc, Weak};
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{EventSource, MessageEvent};
 
 enum ContextReply {
@@ -224,11 +225,20 @@ impl Driver {
     }
 }
 
+/// `GET url` with `fetch` (a plain `GET` with `Accept`, so no CORS preflight).
 async fn fetch_context(url: &str) -> Result<ContextReply, ()> {
-    let response = gloo_net::http::Request::get(url)
-        .header("Accept", "application/json")
-        .send()
+    let window = web_sys::window().ok_or(())?;
+    let init = web_sys::RequestInit::new();
+    init.set_method("GET");
+    let request = web_sys::Request::new_with_str_and_init(url, &init).map_err(|_| ())?;
+    request
+        .headers()
+        .set("Accept", "application/json")
+        .map_err(|_| ())?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&request))
         .await
+        .map_err(|_| ())?
+        .dyn_into()
         .map_err(|_| ())?;
     if response.status() == 404 {
         return Ok(ContextReply::NotFound);
@@ -236,7 +246,11 @@ async fn fetch_context(url: &str) -> Result<ContextReply, ()> {
     if !response.ok() {
         return Err(());
     }
-    let text = response.text().await.map_err(|_| ())?;
+    let text = JsFuture::from(response.text().map_err(|_| ())?)
+        .await
+        .map_err(|_| ())?
+        .as_string()
+        .ok_or(())?;
     ContextState::parse(&text)
         .ok()
         .map(|s| ContextReply::Snapshot(Box::new(s)))
