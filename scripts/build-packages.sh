@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds every npm package under pkg/ (release), skipping each one that is
 # newer than everything it is built from. Neither package is committed.
-#   pkg/core/     ctxguard-core: the core's WebAssembly API (wasm-pack)
+#   pkg/core/     ctxguard-core: the core's WebAssembly API (wasm-pack, then
+#                 core/npm/build.mjs: the Node entry, package.json, README),
+#                 packed as pkg/ctxguard-core-VERSION.tgz
 #   pkg/toolbar/  ctxguard-toolbar: <ctxguard-toolbar> and <ctxguard-attachment-preview>
 #                 (web/ built twice: the elements, then the preview engine)
 # Usage: scripts/build-packages.sh [--force] [NAME...]   (NAME: core, toolbar; default all)
@@ -30,9 +32,21 @@ stale() {
 
 build_core() {
   local out=pkg/core
+  local built=0
   if stale "$out/ctxguard_core_bg.wasm" core/src core/build.rs core/Cargo.toml Cargo.toml Cargo.lock scripts/build-packages.sh; then
     echo "==> pkg/core: wasm-pack build core --release --target web (about 2 minutes)" >&2
     wasm-pack build core --release --target web --out-dir ../pkg/core --mode no-install
+    built=1
+  fi
+  # The package around the wasm: entries, package.json (the workspace's version), README.
+  if [ "$built" = 1 ] || stale "$out/node.js" core/npm "$out/ctxguard_core_bg.wasm"; then
+    local repository
+    repository=$(git remote get-url origin 2>/dev/null || true)
+    node core/npm/build.mjs "$out" ${repository:+--repository "$repository"}
+    # The tarball a user installs (pkg/ctxguard-core-VERSION.tgz); the example hosts install it.
+    rm -f pkg/ctxguard-core-*.tgz
+    (cd "$out" && npm pack --silent --pack-destination .. >/dev/null)
+    echo "==> $(ls pkg/ctxguard-core-*.tgz)" >&2
   else
     echo "==> pkg/core is up to date (--force rebuilds it)" >&2
   fi

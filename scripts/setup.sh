@@ -40,6 +40,16 @@ if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/ch
   apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei >/dev/null
 fi
 
+# redis-server for the relay's Redis-store tests (each test starts its own on a free port, persistence off).
+if ! has_version redis-server "v=7"; then
+  step "installing Debian's redis-server"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq redis-server >/dev/null
+  # The relay's tests start their own servers; Debian's service is not needed.
+  if command -v systemctl >/dev/null 2>&1; then systemctl disable --now redis-server >/dev/null 2>&1 || true; fi
+fi
+
 if [ "$want_web_tools" = 1 ]; then
   if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
     step "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 4 minutes)"
@@ -60,9 +70,21 @@ if [ "$want_web_tools" = 1 ]; then
   fi
 fi
 
+# npm ci DIR (from its lock file) unless DIR/node_modules is already as the lock file says.
+npm_ci_if_stale() {
+  local dir="$root/$1"
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    step "npm ci in $1 ($2)"
+    (cd "$dir" && npm ci --silent --no-audit --no-fund)
+  fi
+}
+
 # The one browser driver of the Node test runners (playwright-core over Debian's Chromium).
-if [ "$want_browser" = 1 ] && { [ ! -d "$root/tests/support/node_modules" ] ||
-  [ "$root/tests/support/package-lock.json" -nt "$root/tests/support/node_modules/.package-lock.json" ]; }; then
-  step "npm ci in tests/support (playwright-core)"
-  (cd "$root/tests/support" && npm ci --silent --no-audit --no-fund)
+if [ "$want_browser" = 1 ]; then
+  npm_ci_if_stale tests/support "playwright-core"
+fi
+# The npm package's hosts: TypeScript for the declarations check, Vite and webpack for the bundler builds.
+if [ "$want_web_tools" = 1 ]; then
+  npm_ci_if_stale tests/wasm-host "typescript"
+  npm_ci_if_stale tests/npm-bundlers "vite, webpack"
 fi

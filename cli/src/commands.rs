@@ -5,6 +5,7 @@ mod count;
 mod limits;
 mod preview;
 mod serve;
+mod token;
 
 use crate::args::Command;
 use anyhow::Result;
@@ -18,15 +19,25 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Preview {
             model,
             limit,
+            inject_max_chars,
+            sandbox_dir,
             show,
             files,
-        } => preview::run(&model, limit, show, &files),
+        } => preview::run(preview::PreviewArgs {
+            model: &model,
+            limit,
+            inject_max_chars,
+            sandbox_dir: sandbox_dir.as_deref(),
+            show,
+            files: &files,
+        }),
         Command::Limits {
             model,
             context_window,
             max_output,
             auto_compact_limit,
         } => limits::run(&model, context_window, max_output, auto_compact_limit),
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(*args),
+        Command::Token(args) => token::run(&args),
     }
 }

@@ -104,3 +104,84 @@ fn count_reads_stdin_and_limits_prints_the_budget() {
         "{stdout}"
     );
 }
+
+/// `ctxguard preview` composes the block with core's builder: the inline cap
+/// (head + marker + tail), sandbox paths in the headers, images as image blocks.
+#[test]
+fn preview_composes_the_backend_block_with_cap_and_sandbox_paths() {
+    let dir = std::env::temp_dir().join(format!("ctxguard-preview-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let log = dir.join("app.log");
+    std::fs::write(&log, "0123456789".repeat(500)).expect("write log");
+    let png = dir.join("pic.png");
+    std::fs::write(&png, b"\x89PNG....").expect("write png");
+    let out = ctxguard(
+        &[
+            "preview",
+            "--model",
+            "gpt-4o",
+            "--inject-max-chars",
+            "100",
+            "--sandbox-dir",
+            "/sb",
+            "--show",
+            log.to_str().expect("utf-8 path"),
+            png.to_str().expect("utf-8 path"),
+        ],
+        b"",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("inline cap 100 chars per file"), "{stdout}");
+    // 100 − 81 (the marker) code points of 5,000 are injected.
+    assert!(stdout.contains("19 of 5,000"), "{stdout}");
+    assert!(stdout.contains("pic.png (image block)"), "{stdout}");
+    assert!(
+        stdout.contains("| File Path(already in sandbox): /sb/app.log"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "…[inline preview truncated; the full file is referenced in the header above]…"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[Image Attachment: pic.png | ID: 2 |"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A reader that goes away (`ctxguard conformance … | head -1`) ends the
+/// command quietly with SIGPIPE's shell status, never a panic.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    let vectors = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/conformance/vectors.jsonl"
+    );
+    let dir = std::env::temp_dir().join(format!("ctxguard-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // Many failing lines, so the command writes well past a pipe's buffer.
+    let cases = dir.join("failing.jsonl");
+    let line =
+        r#"{"id":"f","kind":"count_text","model":"gpt-4o","text":"hi","expected":{"tokens":9}}"#;
+    std::fs::write(&cases, format!("{line}\n").repeat(20_000)).expect("write cases");
+    for file in [cases.to_str().expect("utf-8 path"), vectors] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ctxguard"))
+            .args(["conformance", file])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("the binary finishes");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        if file != vectors {
+            assert_eq!(out.status.code(), Some(141), "{stderr}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -25,7 +25,7 @@ mod native {
     use ctxguard_core::budget::context_limits;
     use ctxguard_core::ledger::Ledger;
     use ctxguard_core::metrics;
-    use ctxguard_core::tokens::TokenCounter;
+    use ctxguard_core::tokens::{tokens_of_len, TokenCounter, Tokens};
     use ctxguard_core::tool_output::{truncate_body, TruncationPolicy};
     use ctxguard_core::Message;
     use std::hint::black_box;
@@ -37,7 +37,7 @@ mod native {
     /// The first size of the one-piece inputs tried with tiktoken-rs (see `feasible_size`).
     const SMALL: usize = 16 * 1024;
     /// History size of the snapshot bench.
-    const HISTORY_TOKENS: usize = 1_700_000;
+    const HISTORY_TOKENS: Tokens = 1_700_000;
 
     struct Corpus {
         mixed: String,
@@ -102,29 +102,35 @@ mod native {
         out
     }
 
-    fn tiktoken_count(bpe: &CoreBPE, text: &str) -> usize {
-        bpe.encode_ordinary(text).len()
+    fn tiktoken_count(bpe: &CoreBPE, text: &str) -> Tokens {
+        tokens_of_len(bpe.encode_ordinary(text).len())
     }
 
     /// tiktoken-rs's head/tail cut: encode once, decode the first and last tokens lossily.
     fn tiktoken_head_tail(
         bpe: &CoreBPE,
         text: &str,
-        head: usize,
-        tail: usize,
-    ) -> (String, String, usize) {
+        head: Tokens,
+        tail: Tokens,
+    ) -> (String, String, Tokens) {
         let ids = bpe.encode_ordinary(text);
         let total = ids.len();
-        let head = head.min(total);
-        let tail = tail.min(total - head);
+        let head = usize::try_from(head).expect("a small head").min(total);
+        let tail = usize::try_from(tail)
+            .expect("a small tail")
+            .min(total - head);
         let decode = |ids: &[u32]| {
             String::from_utf8_lossy(&bpe.decode_bytes(ids).expect("known ranks")).into_owned()
         };
-        (decode(&ids[..head]), decode(&ids[total - tail..]), total)
+        (
+            decode(&ids[..head]),
+            decode(&ids[total - tail..]),
+            tokens_of_len(total),
+        )
     }
 
     /// A plain full recount with tiktoken-rs, as the reference's `count_messages` does it.
-    fn tiktoken_count_messages(bpe: &CoreBPE, messages: &[Message]) -> usize {
+    fn tiktoken_count_messages(bpe: &CoreBPE, messages: &[Message]) -> Tokens {
         messages
             .iter()
             .map(|m| {
@@ -134,7 +140,7 @@ mod native {
                 };
                 4 + tiktoken_count(bpe, &m.role) + tiktoken_count(bpe, text)
             })
-            .sum::<usize>()
+            .sum::<Tokens>()
             + 3
     }
 
@@ -144,9 +150,11 @@ mod native {
         let n = TokenCounter::for_model(MODEL).count_text("hello world");
         let ours = t.elapsed();
         let t = Instant::now();
-        let m = tiktoken_rs::o200k_base_singleton()
-            .encode_ordinary("hello world")
-            .len();
+        let m = tokens_of_len(
+            tiktoken_rs::o200k_base_singleton()
+                .encode_ordinary("hello world")
+                .len(),
+        );
         let theirs = t.elapsed();
         assert_eq!(n, m);
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -367,7 +375,7 @@ mod native {
                 bodies
                     .iter()
                     .map(|t| counter.count_text(black_box(t)))
-                    .sum::<usize>()
+                    .sum::<Tokens>()
             })
         });
         g.bench_function("tiktoken-rs/count-once-8x1.25MB", |b| {
@@ -375,7 +383,7 @@ mod native {
                 bodies
                     .iter()
                     .map(|t| tiktoken_count(bpe, black_box(t)))
-                    .sum::<usize>()
+                    .sum::<Tokens>()
             })
         });
         g.finish();

@@ -82,7 +82,8 @@ pub enum ReadResult {
 
 /// The window of characters the host should fetch: min(limit, page_tokens × 4), or page_tokens × 4 when limit ≤ 0.
 pub fn window_chars(limit: i64, page_token_limit: i64) -> i64 {
-    let cap = page_token_limit.max(1) * CHARS_PER_TOKEN;
+    // Saturating: Python's integers do not overflow, and a huge page limit must not panic here.
+    let cap = page_token_limit.max(1).saturating_mul(CHARS_PER_TOKEN);
     if limit <= 0 {
         cap
     } else {
@@ -126,13 +127,14 @@ pub fn read_page(
         .take(usize::try_from(window).unwrap_or(usize::MAX))
         .collect();
     let ids = counter.encode(&window_text);
-    let content = if ids.len() as i64 <= page_token_limit {
-        window_text
-    } else {
-        counter.decode_lossy(&ids[..page_token_limit as usize])
+    // The reference decodes the clamped prefix lossily: a page that ends inside a
+    // character ends with U+FFFD, which counts as read (see README, "Reference quirks").
+    let content = match usize::try_from(page_token_limit) {
+        Ok(keep) if keep < ids.len() => counter.decode_lossy(&ids[..keep]),
+        _ => window_text,
     };
     let chars_read = content.chars().count() as i64;
-    let end = offset + chars_read;
+    let end = offset.saturating_add(chars_read);
     let next_offset = (end < total_chars).then_some(end);
     let has_more = next_offset.is_some();
     ReadResult::Success {
@@ -183,6 +185,63 @@ mod tests {
             budget.try_call(),
             Some(ReadResult::Rejected { .. })
         ));
+    }
+
+    /// Issue 12, item 8: `page_token_limit × 4` and `offset + chars_read` saturate instead of overflowing.
+    #[test]
+    fn huge_limits_and_offsets_do_not_overflow() {
+        assert_eq!(window_chars(0, i64::MAX), i64::MAX);
+        assert_eq!(window_chars(10, i64::MAX / 2), 10);
+        let doc = Document {
+            text: "abc".into(),
+            ..Document::default()
+        };
+        let c = TokenCounter::for_model("gpt-4o");
+        let ReadResult::Success {
+            chars_read,
+            next_offset,
+            ..
+        } = read_page(Some(&doc), 1, i64::MAX, i64::MAX, i64::MAX, &c)
+        else {
+            panic!("a page past the end is an empty success")
+        };
+        assert_eq!((chars_read, next_offset), (0, None));
+    }
+
+    /// Issue 12, item 6, checked against the reference: its clamp decodes the
+    /// token prefix lossily, so a page ending inside a character ends with
+    /// U+FFFD and the next page starts after it. Kept for exactness (the
+    /// `read_attachment` cases pin the lossy page) and documented in README.
+    #[test]
+    fn a_page_that_ends_inside_a_character_counts_the_replacement_as_read() {
+        let text = "😀🙂🐍 ends here";
+        let c = TokenCounter::for_model("gpt-4o");
+        let ids = c.encode(text);
+        let split = (1..ids.len())
+            .find(|&k| c.decode_lossy(&ids[..k]).ends_with('\u{fffd}'))
+            .expect("some token prefix ends inside an emoji");
+        let doc = Document {
+            text: text.into(),
+            ..Document::default()
+        };
+        let ReadResult::Success {
+            content,
+            chars_read,
+            next_offset,
+            ..
+        } = read_page(Some(&doc), 1, 0, 0, split as i64, &c)
+        else {
+            panic!("a page")
+        };
+        assert!(content.ends_with('\u{fffd}'), "{content:?}");
+        assert_eq!(chars_read, content.chars().count() as i64);
+        assert_eq!(next_offset, Some(chars_read));
+        let next: String = text.chars().skip(chars_read as usize).collect();
+        let read: String = content.chars().filter(|c| *c != '\u{fffd}').collect();
+        assert!(
+            (read.chars().count() + next.chars().count()) < text.chars().count(),
+            "the split character is on neither page"
+        );
     }
 
     #[test]

@@ -29,7 +29,7 @@ fn every_public_vector_passes_in_the_browser() {
 mod js_api {
     use ctxguard_core::wasm::*;
     use js_sys::{Array, Object, Reflect, JSON};
-    use wasm_bindgen::{JsCast, JsError, JsValue};
+    use wasm_bindgen::{JsCast, JsValue};
     use wasm_bindgen_test::*;
 
     pub(super) fn js(json: &str) -> JsValue {
@@ -45,7 +45,7 @@ mod js_api {
     }
 
     /// The message of the JS `Error` a failing call throws.
-    fn message<T: std::fmt::Debug>(result: Result<T, JsError>) -> String {
+    fn message<T: std::fmt::Debug>(result: Result<T, Thrown>) -> String {
         let err = result.expect_err("the call must throw");
         let value = JsValue::from(err);
         assert!(
@@ -97,12 +97,83 @@ mod js_api {
         assert!(Reflect::get(&snap, &s("breakdown"))
             .expect("field")
             .is_object());
-        ledger.truncate(1);
+        ledger.truncate(n(1.0)).expect("valid length");
         assert_eq!(ledger.length(), 1);
         let text = message(ledger.push(s("nope")));
         assert!(text.starts_with("message"), "{text}");
         let text = message(TokenLedger::new(n(3.0), JsValue::NULL).map(|_| ()));
         assert!(text.starts_with("model"), "{text}");
+    }
+
+    /// A JS value made by running `body` (getters and proxies that JSON cannot express).
+    fn made_by(body: &str) -> JsValue {
+        js_sys::Function::new_no_args(body)
+            .call0(&JsValue::NULL)
+            .expect("test JS runs")
+    }
+
+    // Regression: `TokenLedger.truncate` took a u32, so NaN, 0.5, -1 and 2^53 were
+    // converted (to 0, 0, 4294967295 and 0) instead of refused.
+    #[wasm_bindgen_test]
+    fn token_ledger_truncate_validates_its_length() {
+        let mut ledger = TokenLedger::new(s("gpt-4o"), JsValue::NULL).expect("valid model");
+        ledger
+            .push_all(js(
+                r#"[{"role":"user","content":"a"},{"role":"user","content":"b"}]"#,
+            ))
+            .expect("valid messages");
+        for (length, problem) in [
+            (f64::NAN, "length: expected an integer, got NaN"),
+            (0.5, "length: expected an integer, got 0.5"),
+            (-1.0, "length: must be ≥ 0, got -1"),
+            (
+                9_007_199_254_740_992.0,
+                "length: expected a safe integer (at most 2^53 - 1 in size), got 9007199254740992",
+            ),
+        ] {
+            assert_eq!(message(ledger.truncate(n(length))), problem);
+            assert_eq!(ledger.length(), 2, "a refused truncate keeps every message");
+        }
+        assert_eq!(
+            message(ledger.truncate(s("1"))),
+            "length: expected an integer, got the string \"1\""
+        );
+        ledger
+            .truncate(n(5.0))
+            .expect("past the end keeps everything");
+        assert_eq!(ledger.length(), 2);
+    }
+
+    // Regression: `TokenLedger.push` let a getter's `throw "boom"` pass through as a
+    // bare string (and out of every export that reads objects).
+    #[wasm_bindgen_test]
+    fn a_throwing_getter_becomes_an_error_at_its_path() {
+        let mut ledger = TokenLedger::new(s("gpt-4o"), JsValue::NULL).expect("valid model");
+        let message_with_getter =
+            made_by(r#"return { role: "user", get content() { throw "boom"; } };"#);
+        assert_eq!(
+            message(ledger.push(message_with_getter)),
+            "message.content: reading it threw the string \"boom\""
+        );
+        let throwing_proxy = made_by(
+            r#"return [{ role: "user", content: "hi" }, new Proxy({}, { ownKeys() { throw new RangeError("no keys"); } })];"#,
+        );
+        assert_eq!(
+            message(ledger.push_all(throwing_proxy)),
+            "messages[1]: reading it threw RangeError: no keys"
+        );
+        let throwing_item = made_by(
+            r#"const list = [1]; Object.defineProperty(list, 0, { get() { throw 7; } }); return list;"#,
+        );
+        assert_eq!(
+            message(allocate_budget_js(throwing_item, n(1.0))),
+            "sizes[0]: reading it threw the number 7"
+        );
+        assert_eq!(ledger.length(), 0);
+        ledger
+            .push(js(r#"{"role":"user","content":"still usable"}"#))
+            .expect("valid message");
+        assert_eq!(ledger.length(), 1);
     }
 
     #[wasm_bindgen_test]
@@ -595,3 +666,7 @@ mod js_api {
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 #[path = "wasm/guard.rs"]
 mod guard_api;
+
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
+#[path = "wasm/history.rs"]
+mod history_api;

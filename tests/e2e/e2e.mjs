@@ -6,6 +6,7 @@
 // Prints one line per check and `N passed, M failed` at the end; exits 1 on any failure.
 // Talks to nothing but loopback. Every server and browser it starts is stopped.
 
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { launchBrowser } from '../support/browser.mjs';
@@ -34,8 +35,12 @@ function log(msg) {
   process.stdout.write(`${msg}\n`);
 }
 
+// Publishing is on (no read secret: the page's ?token= is the toolbar's business; tokens are tested over HTTP).
+const PUBLISH_TOKEN = 'e2e-publish-token';
+
 /** Starts `ctxguard serve` on `port` serving the built toolbar. */
-const startServer = (port, extra) => startServe(bin, ['--dist', dist, ...extra], { port });
+const startServer = (port, extra) =>
+  startServe(bin, ['--dist', dist, ...extra], { port, env: { CTXGUARD_PUBLISH_TOKEN: PUBLISH_TOKEN } });
 const stopServer = stopProcess;
 
 async function cleanup() {
@@ -250,6 +255,40 @@ async function main() {
     assert(injected.elements === 0 && injected.xss === null, JSON.stringify(injected));
   });
   await replayCtx.close();
+
+  await check('a session published by examples/publish.py shows on the toolbar, then live', async () => {
+    const out = execFileSync('python3', [path.join(here, '../../examples/publish.py'), '--server', url, '--session', 'chat:e2e'], {
+      env: { ...process.env, CTXGUARD_PUBLISH_TOKEN: PUBLISH_TOKEN, CTXGUARD_READ_SECRET: '' },
+      encoding: 'utf8',
+      timeout: 20000,
+    });
+    const last = Number((out.match(/last event id: (\d+)/) || [])[1]);
+    const ctx = await context(url, 'chat:e2e');
+    assert(ctx.event_id === last && ctx.phase === 'final', `/context ${JSON.stringify(ctx)} after ${out}`);
+    const pctx = await browser.newContext({ viewport: { width: 1100, height: 420 }, locale: 'en-US' });
+    try {
+      const ppage = await pctx.newPage();
+      await ppage.addInitScript(DEEP);
+      await ppage.goto(`${url}?session=chat:e2e&lang=en`, { waitUntil: 'load', timeout: 15000 });
+      await until('live', async () => (await attr(ppage, 'ctxguard-connection', 'data-state')) === 'live');
+      await until(`what publish.py sent (${JSON.stringify(ctx.context_metrics)})`, async () => matchesContext(await shown(ppage), ctx), 5000);
+      const v = await shown(ppage);
+      assert(v.usage.startsWith('24,610') && v.compaction === 'completed', JSON.stringify(v));
+      // One more event from the backend reaches the open page.
+      const r = await fetch(`${url}api/sessions/chat:e2e/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${PUBLISH_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'response.status.updated', response_id: 'resp_e2e', phase: 'build_messages',
+          context_metrics: { ...ctx.context_metrics, used_input_tokens: 50000, remaining_input_tokens: 62000,
+            remaining_percent: 55, display_remaining_tokens: 78000, display_remaining_percent: 60, is_over_trigger: false } }),
+      });
+      assert(r.ok, `publish answered ${r.status}`);
+      await until('the new figure', async () => (await shown(ppage)).usage.startsWith('50,000'), 5000);
+      assert((await shown(ppage)).remaining === 'Context 60% left', JSON.stringify(await shown(ppage)));
+    } finally {
+      await pctx.close();
+    }
+  });
 
   await check('stopping the server shows reconnecting', async () => {
     await stopServer(server.proc);

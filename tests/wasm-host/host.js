@@ -1,9 +1,13 @@
-// A host page using the ctxguard-core npm package (pkg/core/) as an app would:
-// init(), then every exported function, checked against the public
-// conformance vectors, plus argument validation and plain-object outputs,
-// and the guard classes driven through one compaction.
-// The result is left in `window.ctxguardResult` for the WebDriver script.
-import init, * as ctx from "../../pkg/core/ctxguard_core.js";
+// A host page using the ctxguard-core npm package as a page without a bundler
+// would: the packed tarball is installed into tests/wasm-host/node_modules and
+// index.html's import map points `ctxguard-core` at its browser entry. The page
+// checks that the API refuses calls before init(), then init(), then every
+// exported function against the public conformance vectors (vectors.js, which
+// the Node host runs too), argument validation and plain-object outputs, and
+// the guard classes driven through one compaction.
+// The result is left in `window.ctxguardResult` for run.mjs.
+import init, * as ctx from "ctxguard-core";
+import { brief, expectedCaseCount, firstDifference, runVectors } from "./vectors.js";
 
 const result = { done: false, passed: 0, failed: 0, failures: [], timings: {} };
 window.ctxguardResult = result;
@@ -15,130 +19,6 @@ function check(id, ok, detail) {
     result.failed += 1;
     result.failures.push(`${id}: ${detail}`);
   }
-}
-
-/** The first place where `actual` differs from `expected` (as the Rust runner compares), or null. */
-function firstDifference(expected, actual, path = "$") {
-  if (expected !== null && typeof expected === "object") {
-    if (Array.isArray(expected)) {
-      if (!Array.isArray(actual)) return `${path}: expected an array, got ${brief(actual)}`;
-      for (let i = 0; i < Math.min(expected.length, actual.length); i++) {
-        const d = firstDifference(expected[i], actual[i], `${path}[${i}]`);
-        if (d) return d;
-      }
-      return expected.length === actual.length ? null : `${path}: expected ${expected.length} items, got ${actual.length}`;
-    }
-    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) {
-      return `${path}: expected an object, got ${brief(actual)}`;
-    }
-    if (Object.getPrototypeOf(actual) !== Object.prototype) return `${path}: not a plain object`;
-    for (const [k, v] of Object.entries(expected)) {
-      if (!(k in actual)) return `${path}.${k}: expected ${brief(v)}, got nothing`;
-      const d = firstDifference(v, actual[k], `${path}.${k}`);
-      if (d) return d;
-    }
-    for (const k of Object.keys(actual)) {
-      if (!(k in expected)) return `${path}.${k}: expected nothing, got ${brief(actual[k])}`;
-    }
-    return null;
-  }
-  return Object.is(expected, actual) || expected === actual ? null : `${path}: expected ${brief(expected)}, got ${brief(actual)}`;
-}
-
-function brief(v) {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
-}
-
-/** The case's model id: every function lower-cases it itself, with no state between calls. */
-function modelFor(kase) {
-  return kase.model ?? "gpt-4";
-}
-
-const WIRE_FIELDS = [
-  "context_window", "reserved_output_tokens", "available_input_tokens", "used_input_tokens",
-  "remaining_input_tokens", "remaining_percent", "display_remaining_tokens", "display_remaining_percent",
-  "trigger_limit", "target_limit", "is_over_trigger",
-];
-
-/** Runs one vector through the package's API, in the shape of its `expected`. */
-function evaluate(kase) {
-  const model = modelFor(kase);
-  switch (kase.kind) {
-    case "count_text":
-      return { tokens: ctx.countTokens(kase.text, model) };
-    case "count_messages":
-      return { tokens: ctx.countMessages(kase.messages, model) };
-    case "context_config":
-      return ctx.contextConfig(model, kase.model_config, kase.auto_compact_token_limit);
-    case "allocate":
-      return { allocations: ctx.allocateBudget(kase.sizes, kase.budget) };
-    case "tool_output":
-      return { rendered: ctx.renderToolOutput(kase.raw, kase.policy, model, kase.emergency) };
-    case "attachment_preview": {
-      const out = ctx.previewAttachments(kase.messages, model, kase.limit);
-      if (!Array.isArray(out.segments)) throw new Error("segments is not an array");
-      const traces = out.traces.map((t) => {
-        const { duration_ms: _ignored, ...attributes } = t.attributes;
-        return [t.name, attributes];
-      });
-      return { messages: out.messages, traces };
-    }
-    case "metrics":
-    case "metrics_baseline": {
-      const snap = ctx.contextMetrics(kase.messages, model, kase.model_config, kase.baseline);
-      if (snap.breakdown !== undefined) {
-        const sum = Object.values(snap.breakdown).reduce((a, b) => a + b, 0);
-        if (sum !== snap.used_input_tokens) throw new Error(`breakdown sums to ${sum}, used is ${snap.used_input_tokens}`);
-      }
-      return Object.fromEntries(WIRE_FIELDS.map((k) => [k, snap[k]]));
-    }
-    case "read_attachment":
-      return {
-        result: ctx.readAttachmentPage(
-          kase.doc, kase.attachment_id, kase.offset ?? 0, kase.limit ?? 0, kase.page_token_limit ?? 15000, model,
-        ),
-      };
-    case "attachment_header":
-      return { header: ctx.buildAttachmentHeader(kase.args) };
-    case "mime":
-      return { text_readable: ctx.isTextReadableMime(kase.mime ?? "") };
-    case "should_emit":
-      return { emit: ctx.shouldEmitStatusUpdate(kase.previous, kase.current, kase.phase) };
-    default:
-      return NOT_IN_JS;
-  }
-}
-
-/** Kinds whose step has no function of its own in the JS API (the guard classes run them inside). */
-const NOT_IN_JS = Symbol("no JS function for this kind");
-
-function runVectors(text) {
-  const counts = {};
-  const metricsSnapshots = [];
-  text.split("\n").forEach((line, i) => {
-    if (!line.trim()) return;
-    let kase;
-    try {
-      kase = JSON.parse(line);
-    } catch (e) {
-      check(`line ${i + 1}`, false, `malformed JSON: ${e.message}`);
-      return;
-    }
-    const id = kase.id ?? `line ${i + 1}`;
-    try {
-      const actual = evaluate(kase);
-      if (actual === NOT_IN_JS) return;
-      counts[kase.kind] = (counts[kase.kind] ?? 0) + 1;
-      const diff = firstDifference(kase.expected, actual);
-      check(id, diff === null, diff);
-    } catch (e) {
-      check(id, false, `threw ${e.message}`);
-    }
-    if (kase.kind === "metrics") metricsSnapshots.push(kase.expected);
-  });
-  result.vectorKinds = counts;
-  return metricsSnapshots;
 }
 
 /** parseStatusEvent has no vectors of its own: round-trip events built from recorded snapshots. */
@@ -187,11 +67,38 @@ function checkErrors() {
     ["shouldEmitStatusUpdate(phase)", () => ctx.shouldEmitStatusUpdate(null, { remaining_percent: 1, is_over_trigger: false }, "soon"), "phase: unknown phase \"soon\""],
     ["parseStatusEvent(malformed)", () => ctx.parseStatusEvent("{"), "data: invalid status event"],
     ["parseStatusEvent(object)", () => ctx.parseStatusEvent({}), "data: expected a string"],
+    ["composeAttachmentBlock(object)", () => ctx.composeAttachmentBlock({}), "attachments: expected an array of attachment objects"],
+    ["composeAttachmentBlock(no id)", () => ctx.composeAttachmentBlock([{ filename: "a" }]), "attachments[0]: missing required field \"attachment_id\""],
+    ["composeAttachmentBlock(cap)", () => ctx.composeAttachmentBlock([], { inject_max_chars: 0.5 }), "options.inject_max_chars: expected a safe integer, got 0.5"],
+    ["composeAttachmentBlock(option)", () => ctx.composeAttachmentBlock([], { messages: "x" }), "options: unknown field `messages`"],
     ["countMessages(cycle)", () => { const m = { role: "user" }; m.self = m; return ctx.countMessages([m], "m"); }, "nested more than 128 levels deep"],
   ];
   for (const [id, call, message] of cases) expectThrows(id, call, message);
   // The module still works after every rejected call.
   check("usable after errors", ctx.countTokens("hello world", "gpt-4o") === 2, "countTokens changed after errors");
+}
+
+/**
+ * TokenLedger through JS. Regressions: `truncate` took a u32, so NaN, 0.5, -1 and 2^53 were turned
+ * into counts; `push` let a getter's non-Error throw pass through, and left the ledger borrowed.
+ */
+function checkLedger() {
+  const ledger = new ctx.TokenLedger("gpt-4o");
+  ledger.pushAll([{ role: "user", content: "a" }, { role: "user", content: "b" }]);
+  expectThrows("truncate(NaN)", () => ledger.truncate(Number.NaN), "length: expected an integer, got NaN");
+  expectThrows("truncate(0.5)", () => ledger.truncate(0.5), "length: expected an integer, got 0.5");
+  expectThrows("truncate(-1)", () => ledger.truncate(-1), "length: must be ≥ 0, got -1");
+  expectThrows("truncate(2^53)", () => ledger.truncate(2 ** 53), "length: expected a safe integer");
+  check("refused truncates keep the history", ledger.length === 2, `length ${ledger.length}`);
+  const bad = { role: "user", get content() { throw "boom"; } };
+  expectThrows("push(getter throws a string)", () => ledger.push(bad), 'message.content: reading it threw the string "boom"');
+  ledger.push({ role: "user", content: "c" });
+  check("ledger usable after a throwing getter", ledger.length === 3
+    && ledger.usedTokens() === ctx.countMessages([{ role: "user", content: "a" }, { role: "user", content: "b" }, { role: "user", content: "c" }], "gpt-4o"),
+    `length ${ledger.length}`);
+  ledger.truncate(1);
+  check("truncate(1)", ledger.length === 1, `length ${ledger.length}`);
+  ledger.free();
 }
 
 /** Checks that `call` throws an `Error` whose message contains `message`; returns the error. */
@@ -228,7 +135,7 @@ function checkGuard() {
   const first = decision.request;
   const events = [first.started()];
   const input = first.messages();
-  check("guard summary input", input.at(-1).content.startsWith("You are compacting") && first.inputTokens() <= 299,
+  check("guard summary input", input.at(-1).content.startsWith("You are performing a CONTEXT CHECKPOINT COMPACTION.") && first.inputTokens() <= 299,
     `${input.length} messages, ${first.inputTokens()} tokens`);
   check("guard no early heartbeat", first.heartbeat(now + 1000) === null, "heartbeat before 15 s");
   const beat = first.heartbeat(now + 15000);
@@ -283,7 +190,8 @@ function checkGuard() {
     { role: "tool", tool_call_id: "kb", name: "knowledge_base_search", content: kb },
     { role: "user", content: "now" },
   ];
-  const e = expectThrows("guard bypassed payload", () => strict.beforeModelCall(kbHistory, now), "narrow the request");
+  const e = expectThrows("guard bypassed payload", () => strict.beforeModelCall(kbHistory, now),
+    "Current context still exceeds the safe input budget after compaction, and at least one protected payload cannot be truncated safely. Narrow the request or avoid direct injection for this turn.");
   check("guard bypassed payload fields", e?.code === "bypassed_payload_too_large" && e.trigger_limit === 300
     && e.message.startsWith("history: "), brief({ code: e?.code, message: e?.message }));
 
@@ -291,8 +199,8 @@ function checkGuard() {
   expectThrows("ContextGuard(options)", () => new ctx.ContextGuard("m", null, { summaryEnabled: false }), "options: unknown field `summaryEnabled`");
   expectThrows("beforeModelCall(nowMs)", () => strict.beforeModelCall([]), "nowMs: expected a time in milliseconds");
   expectThrows("beforeModelCall(history)", () => strict.beforeModelCall({}, now), "history: expected an array");
-  expectThrows("selectRecentUserMessages(limit)", () => ctx.selectRecentUserMessages([], -1, "m"), "tokenLimit: must be ≥ 0, got -1");
-  expectThrows("reloadMessages(role)", () => ctx.reloadMessages([{ role: "bot" }]), "turns[0].role: expected \"user\" or \"assistant\"");
+  expectThrows("selectRecentUserMessages(limit)", () => ctx.selectRecentUserMessages([], 1.5, "m"), "tokenLimit: expected an integer, got 1.5");
+  expectThrows("reloadMessages(role)", () => ctx.reloadMessages([{ role: "bot" }]), "turns[0].role: expected \"USER\" or \"ASSISTANT\"");
 
   // The history helpers.
   const sanitized = ctx.sanitizeToolPairs([
@@ -301,15 +209,16 @@ function checkGuard() {
   check("sanitizeToolPairs", sanitized.map((m) => m.role).join(",") === "user,assistant", brief(sanitized));
   const recent = ctx.selectRecentUserMessages(history, 50, "gpt-4o");
   check("selectRecentUserMessages", recent.length >= 1 && recent.at(-1).content === "and now?"
-    && recent.every((m) => m.additional_kwargs.checkpoint_retained === true), brief(recent));
+    && recent.every((m) => m.additional_kwargs.checkpoint_retained === true && /^[0-9a-f-]{14}4/.test(m.id)), brief(recent));
   const turns = [
-    { role: "user", completed: true, messages: [{ role: "user", content: "u1" }] },
-    { role: "assistant", completed: true, messages: ready.messages.concat([{ role: "assistant", content: "a1" }]) },
-    { role: "user", messages: [{ role: "user", content: "u2" }] },
+    { role: "USER", status: "COMPLETED", prompt: "u1" },
+    { role: "ASSISTANT", status: "COMPLETED", result: { messages_chain: ready.messages.concat([{ role: "assistant", content: "a1" }]) } },
+    { role: "USER", status: "COMPLETED", prompt: "u2" },
   ];
   const reloaded = ctx.reloadMessages(turns);
   check("reloadMessages", reloaded.length === 5 && reloaded.at(-1).content === "u2", brief(reloaded));
-  check("latestCheckpoint", ctx.latestCheckpoint(turns, 1).length === 1 && ctx.latestCheckpoint(turns)[0].role === "assistant", "checkpoint");
+  check("latestCheckpoint", ctx.latestCheckpoint(turns, 1).length === 1 && ctx.latestCheckpoint(turns)[0].role === "ASSISTANT"
+    && ctx.latestCheckpoint(turns, 0).length === 2, "checkpoint");
   check("isContextTooLongError", ctx.isContextTooLongError("输入长度超过限制") && ctx.isContextTooLongError({ message: "x", status: 413 })
     && !ctx.isContextTooLongError({ message: "invalid parameter", status: 400 }), "context-too-long rules");
 }
@@ -346,18 +255,39 @@ async function checkReadmeGuardExample() {
     && step.replacement?.removed_history_items === 2, `${calls} calls, ${statuses}, ${history.length} messages`);
 }
 
-async function main() {
+/** Before init() every entry point throws an Error saying to `await init()`; init() is idempotent. */
+async function checkInit() {
+  const notReady = "call `await init()`";
+  expectThrows("countTokens before init", () => ctx.countTokens("hello", "gpt-4o"), notReady);
+  expectThrows("TokenLedger before init", () => new ctx.TokenLedger("gpt-4o"), notReady);
+  expectThrows("composeAttachmentBlock before init", () => ctx.composeAttachmentBlock([]), notReady);
   const t0 = performance.now();
-  await init();
+  const [a, b] = await Promise.all([init(), init()]);
   const t1 = performance.now();
+  check("init() twice at once", a === b && a !== undefined, "two initialisations");
+  check("init() after init()", (await init()) === a, "a second instance");
+  return { t0, t1 };
+}
+
+async function main() {
+  const { t0, t1 } = await checkInit();
   const first = ctx.countTokens("hello world", "gpt-4o");
   const t2 = performance.now();
-  result.timings = { init_ms: t1 - t0, first_count_ms: t2 - t1, init_to_first_count_ms: t2 - t0 };
+  result.timings = {
+    init_ms: t1 - t0,
+    first_count_ms: t2 - t1,
+    init_to_first_count_ms: t2 - t0,
+    // From the start of the page's navigation: HTML, the module graph, the .wasm, its compile, the count.
+    navigation_to_first_count_ms: t2,
+  };
   check("first countTokens", first === 2, `got ${first}`);
   const vectors = await (await fetch("../conformance/vectors.jsonl", { cache: "no-store" })).text();
-  const snapshots = runVectors(vectors);
-  checkStatusEvents(snapshots);
+  const { counts, metricsSnapshots } = runVectors(ctx, vectors, check);
+  result.vectorKinds = counts;
+  result.vectorsExpected = expectedCaseCount(vectors);
+  checkStatusEvents(metricsSnapshots);
   checkErrors();
+  checkLedger();
   checkGuard();
   await checkReadmeGuardExample();
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The browser suite of the npm package (issue 3):
-#   1. builds pkg/core/ (release) with scripts/build-packages.sh, which skips an up-to-date one;
+# The browser suite of the npm package (issues 3 and 10):
+#   1. builds pkg/core/ and its tarball (release) with scripts/build-packages.sh, which
+#      skips an up-to-date one, and installs the tarball into tests/wasm-host/node_modules;
 #   2. wasm-pack tests in headless Chromium: every public vector through the
 #      core entry points, plus the JS-facing layer (core/tests/wasm.rs);
-#   3. the TypeScript check of pkg/core/*.d.ts (tsc --noEmit, and no `any` in the API);
-#   4. the host page test: tests/wasm-host/index.html in headless Chromium (tests/support)
-#      (prints the init-to-first-count timings), then the .wasm's raw/gzip/brotli size.
+#   3. the TypeScript check of a host using every export (tsc --noEmit, strict, with
+#      bundler and with Node resolution), and no `any` in the public declarations;
+#   4. the host page test: tests/wasm-host/index.html in headless Chromium (tests/support),
+#      the package through its browser entry (prints the timings), then the tarball's
+#      size and the .wasm's raw/gzip/brotli size.
 # Exits non-zero when any step fails. Options: --rebuild (always rebuild pkg/core/).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,11 +39,16 @@ step "wasm-pack test --headless --chrome (core/tests/wasm.rs)"
 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install core --test wasm ||
   fail "wasm-pack test"
 
-step "TypeScript check of pkg/core/*.d.ts"
-if [ ! -d "$here/node_modules" ]; then
+step "install the packed tarball into tests/wasm-host (typescript from the lock file)"
+if [ ! -d "$here/node_modules" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
   (cd "$here" && npm ci --silent --no-audit --no-fund) || fail "npm ci in tests/wasm-host"
 fi
-(cd "$here" && node_modules/.bin/tsc -p tsconfig.json) && echo "tsc --noEmit: ok" || fail "tsc --noEmit"
+tarball=$(ls pkg/ctxguard-core-*.tgz)
+(cd "$here" && npm install --no-save --offline --no-audit --no-fund --silent "$root/$tarball") || fail "install of $tarball"
+
+step "TypeScript check of a host using every export (strict)"
+(cd "$here" && node_modules/.bin/tsc -p tsconfig.json) && echo "tsc --noEmit (bundler resolution): ok" || fail "tsc --noEmit"
+(cd "$here" && node_modules/.bin/tsc -p tsconfig.node.json) && echo "tsc --noEmit (Node resolution): ok" || fail "tsc --noEmit (Node resolution)"
 # The public surface (everything before wasm-bindgen's own InitInput/InitOutput plumbing) has no `any`.
 if awk '/^export type InitInput/ { exit } { print }' pkg/core/ctxguard_core.d.ts | grep -v '^ *\(/\*\|\*\)' | grep -w 'any'; then
   fail "\`any\` in the public declarations of pkg/core/ctxguard_core.d.ts"
@@ -55,6 +63,7 @@ fi
 node "$here/run.mjs" --runs 3 || fail "host page test"
 
 step "package size"
+echo "$(basename "$tarball"): $(stat -c %s "$tarball") B packed"
 node "$here/size.mjs" || fail "size report"
 
 if [ ${#failures[@]} -gt 0 ]; then

@@ -1,4 +1,5 @@
-// Type-checks a host's use of the package against pkg/core/*.d.ts (`tsc --noEmit`, see run.sh).
+// Type-checks a host's use of the installed ctxguard-core package (the packed tarball) against its
+// declarations (`tsc --noEmit`, strict, see run.sh): every export is used here.
 // Lines marked @ts-expect-error must stay errors: they prove the declarations are not `any`.
 import init, {
   ContextGuard,
@@ -6,6 +7,7 @@ import init, {
   TokenLedger,
   allocateBudget,
   buildAttachmentHeader,
+  composeAttachmentBlock,
   contextConfig,
   contextMetrics,
   countMessages,
@@ -22,7 +24,11 @@ import init, {
   selectRecentUserMessages,
   shouldEmitStatusUpdate,
   type AfterSummaryError,
+  type Attachment,
   type AttachmentPreview,
+  type ComposedMessage,
+  type ComposeOptions,
+  type InputBlock,
   type CompactionStatusEvent,
   type GuardDecision,
   type GuardOptions,
@@ -33,9 +39,11 @@ import init, {
   type ReadResult,
   type StatusEvent,
   type Turn,
-} from "../../pkg/core/ctxguard_core.js";
+  initSync,
+} from "ctxguard-core";
 
-export async function host(): Promise<void> {
+export async function host(wasmBytes?: ArrayBuffer): Promise<void> {
+  if (wasmBytes) initSync({ module: wasmBytes });
   await init();
   const history: Message[] = [
     { role: "system", content: "be brief" },
@@ -62,6 +70,15 @@ export async function host(): Promise<void> {
   const preview: AttachmentPreview = previewAttachments(history, "gpt-4o", 15000);
   const cut: boolean = preview.segments.some((s) => s.truncated) && preview.traces[0]?.attributes.status === "applied";
   const header: string = buildAttachmentHeader({ attachment_id: 1, filename: "a.txt", file_size: 10, mime_type: "text/plain" });
+  const uploads: Attachment[] = [
+    { attachment_id: 1, filename: "a.txt", mime_type: "text/plain", file_size: 10, extracted_text: "abc" },
+    { attachment_id: 2, filename: "b.png", mime_type: "image/png", is_image: true, image_base64: "iVBOR", sandbox_path: null },
+  ];
+  const composeOptions: ComposeOptions = { inline_attachment_content: true, inject_max_chars: 32000, message: "read these" };
+  const composed: ComposedMessage = composeAttachmentBlock(uploads, composeOptions);
+  const images: string[] = typeof composed === "string" ? [] : composed.flatMap((b: InputBlock) => (b.type === "input_image" ? [b.image_url] : []));
+  const plain: ComposedMessage = composeAttachmentBlock([]);
+  console.log(images, plain);
   const readable: boolean = isTextReadableMime("text/csv");
   const page: ReadResult = readAttachmentPage({ text: "abc", name: "a", mime_type: "text/plain" }, 1, 0, 0, 0, "gpt-4o");
   if (page.status === "success") {
@@ -87,6 +104,10 @@ export async function host(): Promise<void> {
   shouldEmitStatusUpdate(null, snap, "later");
   // @ts-expect-error header args need a filename and size
   buildAttachmentHeader({ attachment_id: 1 });
+  // @ts-expect-error an attachment needs its id
+  composeAttachmentBlock([{ filename: "a.txt" }]);
+  // @ts-expect-error options are the three known fields
+  composeAttachmentBlock([], { messages: "x" });
   // @ts-expect-error results are typed, not any
   const wrong: string = contextConfig("gpt-4o");
   console.log(wrong);
@@ -130,18 +151,23 @@ export async function governed(history: Message[], send: (event: StatusEvent) =>
   const trigger: number = guard.limits().trigger_limit + ready.metrics.trigger_limit + ready.used_tokens;
   console.log(after, removed, trigger, ready.changed, ready.traces.length);
 
-  const turns: Turn[] = [{ role: "user", completed: true, messages: history }, { role: "assistant", messages: ready.messages }];
+  const turns: Turn[] = [
+    { role: "USER", status: "COMPLETED", prompt: "q" },
+    { role: "ASSISTANT", status: "COMPLETED", result: { value: "a", messages_chain: ready.messages } },
+  ];
   const reloaded: Message[] = reloadMessages(turns, 20).concat(reloadMessages(turns));
   const kept: Turn[] = latestCheckpoint(turns);
   const recent: Message[] = selectRecentUserMessages(sanitizeToolPairs(reloaded), 20000, "gpt-4o");
   const tooLong: boolean = isContextTooLongError({ message: "prompt is too long", status: 400 }) || isContextTooLongError("输入过长");
+  const strictGuard = new ContextGuard("gpt-4o", null, { strict_counting: true });
+  strictGuard.free();
   const spent: GuardReady = new ContextGuard("gpt-4o").beforeModelCall(recent, 0) as GuardReady;
   console.log(kept.length, tooLong, spent.kind);
   guard.free();
 
   // @ts-expect-error the time is required: core never reads a clock
   guard.beforeModelCall(history);
-  // @ts-expect-error turn roles are "user" or "assistant"
+  // @ts-expect-error turn roles are "USER" or "ASSISTANT", and turns have a status
   reloadMessages([{ role: "bot" }]);
   // @ts-expect-error fallback reasons are the two wire reasons
   (decision.kind === "need_summary" ? decision.request : undefined)?.fallBack(0, "tired");
@@ -156,8 +182,11 @@ export function ledgerUsage(history: Message[]): ContextMetricsSnapshot {
   const ledger = new TokenLedger("gpt-4o", { context_window: 32000 });
   ledger.pushAll(history);
   ledger.push({ role: "user", content: "one more" });
+  ledger.truncate(1);
   const used: number = ledger.usedTokens() + ledger.length;
   console.log(used);
+  // @ts-expect-error a length is a number
+  ledger.truncate("1");
   // @ts-expect-error a message is an object, not a string
   ledger.push("hello");
   return ledger.snapshot();

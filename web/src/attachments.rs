@@ -12,7 +12,7 @@
 use ctxguard_core::attachment::{
     compose_block, display_name, preview_messages, Attachment, ComposeOptions, Inlined,
 };
-use ctxguard_core::tokens::TokenCounter;
+use ctxguard_core::tokens::{TokenCounter, Tokens};
 use ctxguard_core::Message;
 use serde::{Deserialize, Serialize};
 
@@ -160,9 +160,9 @@ pub struct PreviewRow {
     /// Whether the backend's inline cap cut its text.
     pub capped: bool,
     /// Tokens of its body in the block.
-    pub tokens: usize,
+    pub tokens: Tokens,
     /// Tokens its body is allowed.
-    pub allocation: i64,
+    pub allocation: Tokens,
     /// Whether the preview cuts its body.
     pub truncated: bool,
 }
@@ -186,9 +186,9 @@ pub struct PreviewReport {
     /// Block budget in tokens.
     pub limit_tokens: i64,
     /// Tokens of the block as composed.
-    pub block_tokens_before: usize,
+    pub block_tokens_before: Tokens,
     /// Tokens of the block after the preview.
-    pub block_tokens_after: usize,
+    pub block_tokens_after: Tokens,
     /// One row per file.
     pub attachments: Vec<PreviewRow>,
     /// The block as the model will see it (empty when nothing goes in).
@@ -386,9 +386,9 @@ mod tests {
             panic!("four rows")
         };
         assert_eq!(a.state, RowState::Fits);
-        assert!(a.tokens > 0 && a.allocation >= a.tokens as i64);
+        assert!(a.tokens > 0 && a.allocation >= a.tokens);
         assert_eq!(b.state, RowState::Cut);
-        assert!(b.truncated && b.tokens > 300 && b.allocation < b.tokens as i64);
+        assert!(b.truncated && b.tokens > 300 && b.allocation < b.tokens);
         assert_eq!(
             (bin.state, bin.tokens, bin.inlined),
             (RowState::Binary, 0, Inlined::Nothing)

@@ -580,5 +580,5 @@ impl Toolbar {
 mod tests;
 
 #[cfg(test)]
-#[path = "state_tests_history.rs"]
+#[path = "state_history_tests.rs"]
 mod tests_history;

@@ -834,7 +834,7 @@ async fn attachment_rows_and_rendered_preview() {
     // The DOM shows what core computed for the same files and budget.
     let expected = files.with_untracked(|f| ctxguard_web::attachments::preview(f, "gpt-4o", 400));
     for (i, r) in expected.attachments.iter().take(2).enumerate() {
-        assert_eq!(field(i as u32, "tokens"), group_thousands(r.tokens as i64));
+        assert_eq!(field(i as u32, "tokens"), group_thousands(r.tokens));
         assert_eq!(field(i as u32, "allocation"), group_thousands(r.allocation));
     }
     assert!(expected.attachments[1].tokens > 400 && expected.attachments[1].truncated);

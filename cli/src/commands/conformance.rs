@@ -10,13 +10,13 @@ pub fn run(file: &Path) -> Result<ExitCode> {
     let text = read_text(file)?;
     let summary = run_jsonl(&text);
     for (id, error) in &summary.failures {
-        println!("FAIL {id}: {error}");
+        say!("FAIL {id}: {error}")?;
     }
-    println!(
+    say!(
         "{} passed, {} failed",
         summary.passed,
         summary.failures.len()
-    );
+    )?;
     Ok(if summary.failures.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -21,7 +21,7 @@ pub fn run(model: &str, files: &[PathBuf]) -> Result<ExitCode> {
                 thousands(text.len() as i64)
             );
         }
-        let tokens = counter.count_text(&text) as i64;
+        let tokens = counter.count_text(&text);
         total += tokens;
         rows.push((display(path), tokens));
     }
@@ -32,15 +32,15 @@ pub fn run(model: &str, files: &[PathBuf]) -> Result<ExitCode> {
         .unwrap_or(1)
         .max(thousands(total).len());
     for (name, tokens) in &rows {
-        println!("{:>width$}  {name}", thousands(*tokens));
+        say!("{:>width$}  {name}", thousands(*tokens))?;
     }
     if rows.len() > 1 || files != [Path::new("-")] {
-        println!(
+        say!(
             "{:>width$}  total ({}, {})",
             thousands(total),
             model,
             counter.encoding().name()
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

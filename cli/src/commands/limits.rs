@@ -21,10 +21,10 @@ pub fn run(
         max_output_tokens: max_output,
     };
     let l = context_limits(model, Some(&config), auto_compact_limit);
-    println!(
+    say!(
         "model                   {model} ({})",
         Encoding::for_model(model).name()
-    );
+    )?;
     for (label, value) in [
         ("context window", l.context_window),
         ("reserved output", l.reserved_output_tokens),
@@ -32,7 +32,7 @@ pub fn run(
         ("compaction trigger", l.trigger_limit),
         ("compaction target", l.target_limit),
     ] {
-        println!("{label:<22}  {:>11}", thousands(value));
+        say!("{label:<22}  {:>11}", thousands(value))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -22,38 +22,126 @@ fn digits_len(s: &str) -> usize {
         .map_or(s.len(), |(i, _)| i)
 }
 
-/// At `s` (which starts a header prefix of length `p`): the id and the end of
-/// `[^\n]*? \| ID: (\d+) \|`, the lazy part taking the shortest line span that completes.
-fn id_after_prefix(s: &str, p: usize) -> Option<(&str, usize)> {
-    let line = &s[..s.find('\n').unwrap_or(s.len())];
-    let mut from = p;
-    while let Some(k) = line[from..].find(ID_SEP).map(|k| from + k) {
-        let d0 = k + ID_SEP.len();
-        let d = digits_len(&s[d0..]);
-        if d > 0 && s[d0 + d..].starts_with(" |") {
-            return Some((&s[d0..d0 + d], d0 + d + 2));
+/// The scans of one text, with the bytes they examined counted (the tests
+/// check that every pass stays linear in its input).
+struct Scan<'a> {
+    text: &'a str,
+    work_bytes: usize,
+}
+
+impl<'a> Scan<'a> {
+    fn new(text: &'a str) -> Self {
+        Scan {
+            text,
+            work_bytes: 0,
         }
-        from = k + 1;
     }
-    None
+
+    /// The first `pat` at or after `from`.
+    fn find(&mut self, from: usize, pat: impl Pattern) -> Option<usize> {
+        let found = pat.find_in(&self.text[from..]);
+        self.work_bytes += found.map_or(self.text.len() - from, |i| i + pat.len());
+        found.map(|i| from + i)
+    }
+
+    /// Byte length of the `\d+` run at `at`.
+    fn digits(&mut self, at: usize) -> usize {
+        let len = digits_len(&self.text[at..]);
+        self.work_bytes += len + 1;
+        len
+    }
+}
+
+/// What [`Scan::find`] looks for: a string or a byte.
+trait Pattern: Copy {
+    fn find_in(self, hay: &str) -> Option<usize>;
+    fn len(self) -> usize;
+}
+
+impl Pattern for &str {
+    fn find_in(self, hay: &str) -> Option<usize> {
+        hay.find(self)
+    }
+    fn len(self) -> usize {
+        str::len(self)
+    }
+}
+
+impl Pattern for char {
+    fn find_in(self, hay: &str) -> Option<usize> {
+        hay.find(self)
+    }
+    fn len(self) -> usize {
+        self.len_utf8()
+    }
+}
+
+/// One place where ` \| ID: (\d+) \|` matches: where it starts, its id, where it ends.
+struct IdMark {
+    at: usize,
+    id: std::ops::Range<usize>,
+    end: usize,
+}
+
+/// Every (possibly overlapping) ` \| ID: (\d+) \|` of the text, left to right. Linear:
+/// each search resumes one byte after the previous separator.
+fn id_marks(scan: &mut Scan) -> Vec<IdMark> {
+    let mut marks = Vec::new();
+    let mut from = 0;
+    while let Some(at) = scan.find(from, ID_SEP) {
+        let d0 = at + ID_SEP.len();
+        let d = scan.digits(d0);
+        if d > 0 && scan.text[d0 + d..].starts_with(" |") {
+            marks.push(IdMark {
+                at,
+                id: d0..d0 + d,
+                end: d0 + d + 2,
+            });
+        }
+        from = at + 1;
+    }
+    marks
 }
 
 /// Every `\[(?:Image )?Attachment: [^\n]*? \| ID: (\d+) \|` in `body`, as
 /// (start of the match, the id), non-overlapping, left to right.
 pub(crate) fn segment_headers(body: &str) -> Vec<(usize, &str)> {
+    segment_headers_counted(body).0
+}
+
+/// [`segment_headers`] and the bytes its scans examined. O(body): the id
+/// separators are found once, and the lazy `[^\n]*?` of a header starting at
+/// `s` takes the first of them at or after its prefix and before the line's
+/// end, found by a pointer that only moves forward.
+fn segment_headers_counted(body: &str) -> (Vec<(usize, &str)>, usize) {
+    let mut scan = Scan::new(body);
+    let marks = id_marks(&mut scan);
+    let mut next_mark = 0;
+    let mut line_end = None::<usize>;
     let mut found = Vec::new();
     let mut pos = 0;
-    while let Some(s) = body[pos..].find('[').map(|i| pos + i) {
-        let rest = &body[s..];
-        match prefix_len(rest).and_then(|p| id_after_prefix(rest, p)) {
-            Some((id, end)) => {
-                found.push((s, id));
-                pos = s + end;
+    while let Some(s) = scan.find(pos, '[') {
+        pos = s + 1;
+        let Some(p) = prefix_len(&body[s..]) else {
+            continue;
+        };
+        let end_of_line = match line_end {
+            Some(e) if e >= s => e,
+            _ => {
+                let e = scan.find(s, '\n').unwrap_or(body.len());
+                line_end = Some(e);
+                e
             }
-            None => pos = s + 1,
+        };
+        while marks.get(next_mark).is_some_and(|m| m.at < s + p) {
+            next_mark += 1;
+        }
+        if let Some(mark) = marks.get(next_mark).filter(|m| m.at < end_of_line) {
+            found.push((s, &body[mark.id.clone()]));
+            pos = mark.end;
         }
     }
-    found
+    (found, scan.work_bytes)
 }
 
 /// The first `\| Type: ([^|\]]+)` of `header`, its capture.
@@ -73,22 +161,38 @@ pub(crate) fn header_type(header: &str) -> Option<&str> {
 
 /// The first `File Path[^:]*: ([^\]]+)` of `header`, its capture.
 pub(crate) fn header_path(header: &str) -> Option<&str> {
+    header_path_counted(header).0
+}
+
+/// [`header_path`] and the bytes its scans examined. O(header): `[^:]*` is
+/// greedy and cannot pass a colon, so only the first colon after a `File Path`
+/// can follow it, and that colon is found once for every `File Path` before it.
+fn header_path_counted(header: &str) -> (Option<&str>, usize) {
     const KEY: &str = "File Path";
+    let mut scan = Scan::new(header);
+    let mut colon = None::<Option<usize>>;
     let mut pos = 0;
-    while let Some(k) = header[pos..].find(KEY).map(|k| pos + k) {
+    while let Some(k) = scan.find(pos, KEY) {
         let after = k + KEY.len();
-        // `[^:]*` is greedy and cannot pass a colon: only the first colon can follow it.
-        if let Some(c) = header[after..].find(':').map(|c| after + c) {
-            if let Some(v) = header[c + 1..].strip_prefix(' ') {
-                let len = v.find(']').unwrap_or(v.len());
-                if len > 0 {
-                    return Some(&v[..len]);
-                }
+        let c = match colon {
+            Some(Some(c)) if c >= after => Some(c),
+            Some(None) => None,
+            _ => {
+                let c = scan.find(after, ':');
+                colon = Some(c);
+                c
+            }
+        };
+        let Some(c) = c else { break };
+        if let Some(v) = header[c + 1..].strip_prefix(' ') {
+            let len = scan.find(c + 2, ']').map_or(v.len(), |e| e - (c + 2));
+            if len > 0 {
+                return (Some(&v[..len]), scan.work_bytes);
             }
         }
         pos = k + 1;
     }
-    None
+    (None, scan.work_bytes)
 }
 
 /// The capture of `^\[(?:Image )?Attachment: (.*?) \| ID: ` on `header`.
@@ -171,6 +275,45 @@ mod tests {
                 header_name(&s).map(str::to_string),
                 oracle(r"^\[(?:Image )?Attachment: (.*?) \| ID: ", &s)
             );
+        }
+    }
+
+    /// Issue 12, item 1: the header scan rescanned the rest of the line at every
+    /// `[`, so `"[Attachment: ".repeat(n)` took quadratic time. Counts the bytes
+    /// the scans examine on adversarial inputs: at most a small constant per byte.
+    #[test]
+    fn header_scans_are_linear_in_their_input() {
+        let adversarial = [
+            "[Attachment: ",
+            "[Attachment:  | ID: 1 ",
+            "[Image Attachment:  | ID: ",
+            " | ID: 1 |[Attachment: ",
+            " | ID:  | ID: ",
+            "File Path",
+            "File Path: ]",
+        ];
+        for unit in adversarial {
+            for n in [1_000usize, 10_000, 40_000] {
+                let text = unit.repeat(n);
+                let (headers, work) = segment_headers_counted(&text);
+                assert_eq!(headers, oracle_segments(&text), "{unit:?} × {n}");
+                assert!(
+                    work <= 4 * text.len() + 16,
+                    "segment_headers examined {work} bytes of {} ({unit:?} × {n})",
+                    text.len()
+                );
+                let (path, work) = header_path_counted(&text);
+                assert_eq!(
+                    path.map(str::to_string),
+                    oracle(r"File Path[^:]*: ([^\]]+)", &text),
+                    "{unit:?} × {n}"
+                );
+                assert!(
+                    work <= 4 * text.len() + 16,
+                    "header_path examined {work} bytes of {} ({unit:?} × {n})",
+                    text.len()
+                );
+            }
         }
     }
 

@@ -1,9 +1,9 @@
 //! The phases of a turn at which status updates are sent.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// When in a turn a status update is sent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Messages were assembled for a new turn.
@@ -57,5 +57,38 @@ impl Phase {
 impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Phase {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        Phase::from_name(&name).ok_or_else(|| {
+            let known: Vec<&str> = Phase::ALL.iter().map(|p| p.as_str()).collect();
+            serde::de::Error::custom(format!(
+                "unknown phase {name:?} (expected one of {})",
+                known.join(", ")
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_ones_are_named() {
+        for phase in Phase::ALL {
+            let json = serde_json::to_string(&phase).expect("serialises");
+            assert_eq!(json, format!("\"{phase}\""));
+            assert_eq!(serde_json::from_str::<Phase>(&json).expect("parses"), phase);
+        }
+        let err = serde_json::from_str::<Phase>("\"later\"").expect_err("unknown");
+        assert!(
+            err.to_string()
+                .starts_with("unknown phase \"later\" (expected one of build_messages, "),
+            "{err}"
+        );
     }
 }

@@ -10,103 +10,31 @@
 //! answers once: `onSummary`, `onError` and `fallBack` spend it (a retry hands
 //! back a fresh one).
 
-use super::{
-    describe, fail, int_arg, is_nullish, js_number, messages_arg, model_config_arg, non_negative,
-    object_arg, saturating_usize, string_arg, to_js, typed,
+use super::args::{
+    describe, fail, int_arg, is_array, is_nullish, js_number, json_arg, messages_arg,
+    model_config_arg, non_negative, object_arg, string_arg, to_js, typed, JsResult, Thrown,
 };
 use crate::budget::{context_limits, ContextLimits};
 use crate::guard::{
     self, AfterError, CompactionEvent, Decision, Guard, GuardConfig, Ready, SummaryError,
 };
-use crate::message::Message;
+use crate::message::{Content, Message};
 use crate::metrics::ContextMetricsSnapshot;
 use crate::protocol::{failure_reason, CompactionStatus, ContextCompaction, StatusEvent};
-use crate::tokens::TokenCounter;
+use crate::tokens::{TokenCounter, Tokens};
 use crate::tool_output::TruncationPolicy;
 use crate::traces::ProtectionTrace;
 use crate::Error;
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Object, Reflect};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_GUARD_TYPES: &'static str = r#"
-/** Tunables of a `ContextGuard`; every field is optional and defaults to the production configuration. */
-export interface GuardOptions {
-  /** Where compaction triggers, as `contextConfig`'s `autoCompactTokenLimit`. */
-  auto_compact_token_limit?: number | null;
-  /** Policy of the source pass for tool outputs (default `{kind: "tokens", limit: 15000}`). */
-  tool_output_policy?: TruncationPolicy | null;
-  /** Per-tool policies by tool name, overriding `tool_output_policy`. */
-  tool_policy_overrides?: { [toolName: string]: TruncationPolicy } | null;
-  /** Whether over-trigger histories are summarised (default true; false: straight to the emergency pass). */
-  summary_enabled?: boolean | null;
-  /** Most tokens of recent user messages a replacement keeps, before the `target / 2` cap (default 20000). */
-  recent_user_token_limit?: number | null;
-  /** Most summary retries after context-too-long errors (default 3). */
-  max_overflow_retries?: number | null;
-  /** Interval between `in_progress` heartbeats, in milliseconds (default 15000). */
-  heartbeat_interval_ms?: number | null;
-}
-/** A `summary_compact` status event (SPEC §4): it always carries the `context_compaction` record. */
-export type CompactionStatusEvent = StatusEvent & { phase: "summary_compact"; context_compaction: ContextCompaction };
-/** A completed summary compaction: what replaced the history. */
-export interface Replacement {
-  /** The summary body as the summariser returned it, trimmed. */
-  summary_text: string;
-  /** The `id` of the summary message. */
-  summary_message_id: string;
-  /** Messages trimmed or shed from the summariser's input. */
-  removed_history_items: number;
-  /** The `completed` record, as also sent in `events`. */
-  record: ContextCompaction;
-}
-/** A history the model may be called with, and what the guard did to it. */
-export interface GuardReady {
-  /** `fallback` when the compaction did not happen (the events end with a `fallback` event), else `proceed`. */
-  kind: "proceed" | "fallback";
-  /** The governed history, to send and to store (it replaces the input). */
-  messages: Message[];
-  /** `countMessages(messages)`. */
-  used_tokens: number;
-  /** Metrics of `messages` (send with phase `after_compaction` when `changed`). */
-  metrics: ContextMetricsSnapshot;
-  /** Whether any message differs from the input. */
-  changed: boolean;
-  /** Set when a summary compaction completed: `messages` starts from a new checkpoint. */
-  replacement: Replacement | null;
-  /** Lifecycle events to emit, in order: `completed`, or `fallback` (after `started` when it never asked for a summary). */
-  events: CompactionStatusEvent[];
-  /** Protection traces of this step. */
-  traces: ProtectionTrace[];
-}
-/** Call the model with `messages`. */
-export type GuardProceed = GuardReady & { kind: "proceed" };
-/** Compaction did not happen (the events end with `fallback`): call the model with `messages`, the uncompacted history after the emergency pass. */
-export type GuardFallback = GuardReady & { kind: "fallback" };
-/** Usage reached the trigger: call the summariser with `request.messages()` and report back to `request`. */
-export interface GuardNeedSummary { kind: "need_summary"; request: SummaryRequest }
-/** The result of `ContextGuard.beforeModelCall`. */
-export type GuardDecision = GuardProceed | GuardFallback | GuardNeedSummary;
-/** Context too long: call the summariser again with the shorter `request.messages()`. */
-export interface GuardRetry { kind: "retry"; request: SummaryRequest }
-/** The result of `SummaryRequest.onError`. */
-export type AfterSummaryError = GuardRetry | GuardFallback;
-/** How the summariser call failed: its error text, or an object (an `Error` fits) with the HTTP status when there was one. */
-export type SummaryFailure = string | { message: string; status?: number | null };
-/** Why a compaction fell back. */
-export type FailureReason = "summary_compact_failed" | "summary_compact_not_applicable";
-"#;
-
-/// What the guard functions throw: a JS `Error` (argument errors included).
-type Throws<T> = Result<T, JsValue>;
 
 /// Latest time accepted, in milliseconds (the range of a JS `Date`).
 const MAX_TIME_MS: f64 = 8.64e15;
 
 /// A host time in milliseconds since the Unix epoch as the guard's microseconds.
-fn now_arg(v: &JsValue, arg: &str) -> Result<i64, JsError> {
+fn now_arg(v: &JsValue, arg: &str) -> JsResult<i64> {
     let Some(ms) = v.as_f64() else {
         return Err(fail(
             arg,
@@ -130,23 +58,23 @@ fn now_arg(v: &JsValue, arg: &str) -> Result<i64, JsError> {
 
 /// A guard error as a JS `Error`; a knowledge-base payload that cannot fit carries
 /// `code: "bypassed_payload_too_large"`, `used_tokens` and `trigger_limit`.
-fn guard_error(error: Error) -> JsValue {
-    let js = js_sys::Error::new(&format!("history: {error}"));
+fn guard_error(error: Error) -> Thrown {
+    let js = Thrown::new(&format!("history: {error}"));
     if let Error::BypassedPayloadTooLarge {
         used_tokens,
         trigger_limit,
     } = error
     {
-        // Setting properties on a fresh Error cannot fail.
-        let _ = Reflect::set(&js, &"code".into(), &"bypassed_payload_too_large".into());
-        let _ = Reflect::set(&js, &"used_tokens".into(), &(used_tokens as f64).into());
-        let _ = Reflect::set(&js, &"trigger_limit".into(), &(trigger_limit as f64).into());
+        return js
+            .with_field("code", "bypassed_payload_too_large".into())
+            .with_field("used_tokens", (used_tokens as f64).into())
+            .with_field("trigger_limit", (trigger_limit as f64).into());
     }
-    js.into()
+    js
 }
 
 /// `{kind, request}` for a pending request.
-fn with_request(kind: &str, request: SummaryRequest) -> Throws<JsValue> {
+fn with_request(kind: &str, request: SummaryRequest) -> JsResult<JsValue> {
     let out = Object::new();
     Reflect::set(&out, &"kind".into(), &kind.into())?;
     Reflect::set(&out, &"request".into(), &JsValue::from(request))?;
@@ -165,7 +93,7 @@ struct ReplacementView<'a> {
 struct ReadyView<'a> {
     kind: &'static str,
     messages: &'a [Message],
-    used_tokens: i64,
+    used_tokens: Tokens,
     metrics: &'a ContextMetricsSnapshot,
     changed: bool,
     replacement: Option<ReplacementView<'a>>,
@@ -181,7 +109,7 @@ fn status_events(events: &[CompactionEvent], response_id: &str) -> Vec<StatusEve
 }
 
 /// A `Ready` as `GuardProceed` or, when its events end with a fallback, `GuardFallback`.
-fn ready_to_js(ready: &Ready, response_id: &str) -> Throws<JsValue> {
+fn ready_to_js(ready: &Ready, response_id: &str) -> JsResult<JsValue> {
     let fell_back = ready
         .events
         .last()
@@ -201,7 +129,7 @@ fn ready_to_js(ready: &Ready, response_id: &str) -> Throws<JsValue> {
         events: status_events(&ready.events, response_id),
         traces: &ready.traces,
     };
-    Ok(to_js(&view)?)
+    to_js(&view)
 }
 
 /// The `options` of the constructor, as given (unknown fields are refused).
@@ -215,15 +143,16 @@ struct GuardOptions {
     recent_user_token_limit: Option<i64>,
     max_overflow_retries: Option<i64>,
     heartbeat_interval_ms: Option<i64>,
+    strict_counting: Option<bool>,
 }
 
-fn policy_checked(policy: TruncationPolicy, arg: &str) -> Result<TruncationPolicy, JsError> {
+fn policy_checked(policy: TruncationPolicy, arg: &str) -> JsResult<TruncationPolicy> {
     non_negative(policy.limit, &format!("{arg}.limit"))?;
     Ok(policy)
 }
 
 /// The guard configuration and the auto-compact limit of `options`.
-fn options_arg(v: &JsValue) -> Result<(GuardConfig, Option<i64>), JsError> {
+fn options_arg(v: &JsValue) -> JsResult<(GuardConfig, Option<i64>)> {
     let mut config = GuardConfig::default();
     if is_nullish(v) {
         return Ok((config, None));
@@ -243,8 +172,7 @@ fn options_arg(v: &JsValue) -> Result<(GuardConfig, Option<i64>), JsError> {
         config.summary_enabled = enabled;
     }
     if let Some(limit) = given.recent_user_token_limit {
-        config.recent_user_token_limit =
-            saturating_usize(non_negative(limit, "options.recent_user_token_limit")?);
+        config.recent_user_token_limit = non_negative(limit, "options.recent_user_token_limit")?;
     }
     if let Some(retries) = given.max_overflow_retries {
         let arg = "options.max_overflow_retries";
@@ -254,6 +182,9 @@ fn options_arg(v: &JsValue) -> Result<(GuardConfig, Option<i64>), JsError> {
     if let Some(ms) = given.heartbeat_interval_ms {
         let ms = non_negative(ms, "options.heartbeat_interval_ms")?;
         config.heartbeat_interval_micros = ms.saturating_mul(1000);
+    }
+    if let Some(strict) = given.strict_counting {
+        config.strict_counting = strict;
     }
     Ok((config, given.auto_compact_token_limit))
 }
@@ -278,7 +209,7 @@ impl ContextGuard {
         #[wasm_bindgen(js_name = modelConfig, unchecked_optional_param_type = "ModelConfig | null")]
         model_config: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "GuardOptions | null")] options: JsValue,
-    ) -> Result<ContextGuard, JsError> {
+    ) -> JsResult<ContextGuard> {
         let model = string_arg(&model, "model")?;
         let model_config = model_config_arg(&model_config)?;
         let (config, auto_compact) = options_arg(&options)?;
@@ -290,7 +221,7 @@ impl ContextGuard {
 
     /// The limits the guard works to (trigger and target included).
     #[wasm_bindgen(unchecked_return_type = "ContextLimits")]
-    pub fn limits(&self) -> Result<JsValue, JsError> {
+    pub fn limits(&self) -> JsResult<JsValue> {
         to_js(&self.limits)
     }
 
@@ -305,7 +236,7 @@ impl ContextGuard {
         #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
         #[wasm_bindgen(js_name = responseId, unchecked_optional_param_type = "string | null")]
         response_id: JsValue,
-    ) -> Throws<JsValue> {
+    ) -> JsResult<JsValue> {
         let history = messages_arg(&history, "history")?;
         let now = now_arg(&now_ms, "nowMs")?;
         let response_id = if is_nullish(&response_id) {
@@ -343,15 +274,15 @@ const SPENT: &str = "this summary request was already answered (onSummary, onErr
                      after a retry, use the request it returned";
 
 impl SummaryRequest {
-    fn pending(&self) -> Result<&guard::SummaryRequest, JsError> {
+    fn pending(&self) -> JsResult<&guard::SummaryRequest> {
         self.inner.as_ref().ok_or_else(|| fail("request", SPENT))
     }
 
-    fn take(&mut self) -> Result<guard::SummaryRequest, JsError> {
+    fn take(&mut self) -> JsResult<guard::SummaryRequest> {
         self.inner.take().ok_or_else(|| fail("request", SPENT))
     }
 
-    fn event(&self, event: &CompactionEvent) -> Result<JsValue, JsError> {
+    fn event(&self, event: &CompactionEvent) -> JsResult<JsValue> {
         to_js(&event.to_status_event(self.response_id.as_str()))
     }
 }
@@ -361,13 +292,13 @@ impl SummaryRequest {
     /// The exact messages to send to the summariser: the kept history, tool pairs sanitised, then
     /// the final instruction turn.
     #[wasm_bindgen(unchecked_return_type = "Message[]")]
-    pub fn messages(&self) -> Result<JsValue, JsError> {
+    pub fn messages(&self) -> JsResult<JsValue> {
         to_js(self.pending()?.messages())
     }
 
     /// The `started` event: emit it before calling the summariser.
     #[wasm_bindgen(unchecked_return_type = "CompactionStatusEvent")]
-    pub fn started(&self) -> Result<JsValue, JsError> {
+    pub fn started(&self) -> JsResult<JsValue> {
         self.event(self.pending()?.started())
     }
 
@@ -377,7 +308,7 @@ impl SummaryRequest {
     pub fn heartbeat(
         &mut self,
         #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
-    ) -> Result<JsValue, JsError> {
+    ) -> JsResult<JsValue> {
         let now = now_arg(&now_ms, "nowMs")?;
         let inner = self.inner.as_mut().ok_or_else(|| fail("request", SPENT))?;
         match inner.heartbeat(now) {
@@ -388,45 +319,46 @@ impl SummaryRequest {
 
     /// When the next heartbeat is due, in ms since the Unix epoch (for the host's timer).
     #[wasm_bindgen(js_name = nextHeartbeatAtMs)]
-    pub fn next_heartbeat_at_ms(&self) -> Result<f64, JsError> {
+    pub fn next_heartbeat_at_ms(&self) -> JsResult<f64> {
         Ok(self.pending()?.next_heartbeat_at() as f64 / 1000.0)
     }
 
     /// 1 for the first summary call, then one more per retry.
-    pub fn attempt(&self) -> Result<u32, JsError> {
+    pub fn attempt(&self) -> JsResult<u32> {
         Ok(self.pending()?.attempt())
     }
 
     /// Tokens of `messages()` (at most the target limit on the first attempt).
     #[wasm_bindgen(js_name = inputTokens)]
-    pub fn input_tokens(&self) -> Result<f64, JsError> {
+    pub fn input_tokens(&self) -> JsResult<f64> {
         Ok(self.pending()?.input_tokens() as f64)
     }
 
     /// Tokens of the history when the compaction started.
     #[wasm_bindgen(js_name = beforeTokens)]
-    pub fn before_tokens(&self) -> Result<f64, JsError> {
+    pub fn before_tokens(&self) -> JsResult<f64> {
         Ok(self.pending()?.before_tokens() as f64)
     }
 
     /// Messages trimmed or shed from the summariser's input so far.
     #[wasm_bindgen(js_name = removedHistoryItems)]
-    pub fn removed_history_items(&self) -> Result<f64, JsError> {
+    pub fn removed_history_items(&self) -> JsResult<f64> {
         Ok(self.pending()?.removed_history_items() as f64)
     }
 
-    /// The summariser answered with `text` at `nowMs`: the history is replaced (system messages,
-    /// recent user messages marked `checkpoint_retained`, one summary message) and the `completed`
-    /// event is in `events`; an empty summary falls back (`summary_compact_not_applicable`).
+    /// The summariser answered with `reply` (its text, or its content parts) at `nowMs`: the history
+    /// is replaced (system messages, recent user messages marked `checkpoint_retained`, one summary
+    /// message, each with an id) and the `completed` event is in `events`; an empty reply falls back
+    /// (`summary_compact_not_applicable`).
     #[wasm_bindgen(js_name = onSummary, unchecked_return_type = "GuardProceed | GuardFallback")]
     pub fn on_summary(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SummaryReply")] reply: JsValue,
         #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
-    ) -> Throws<JsValue> {
-        let text = string_arg(&text, "text")?;
+    ) -> JsResult<JsValue> {
+        let reply = reply_arg(&reply, "reply")?;
         let now = now_arg(&now_ms, "nowMs")?;
-        let ready = self.take()?.on_summary(&text, now).map_err(guard_error)?;
+        let ready = self.take()?.on_summary(reply, now).map_err(guard_error)?;
         ready_to_js(&ready, &self.response_id)
     }
 
@@ -438,7 +370,7 @@ impl SummaryRequest {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "SummaryFailure")] error: JsValue,
         #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
-    ) -> Throws<JsValue> {
+    ) -> JsResult<JsValue> {
         let error = summary_failure_arg(&error, "error")?;
         let now = now_arg(&now_ms, "nowMs")?;
         match self.take()?.on_error(&error, now).map_err(guard_error)? {
@@ -460,7 +392,7 @@ impl SummaryRequest {
         &mut self,
         #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "FailureReason | null")] reason: JsValue,
-    ) -> Throws<JsValue> {
+    ) -> JsResult<JsValue> {
         let now = now_arg(&now_ms, "nowMs")?;
         let reason = if is_nullish(&reason) {
             failure_reason::FAILED
@@ -476,8 +408,7 @@ impl SummaryRequest {
                             failure_reason::FAILED,
                             failure_reason::NOT_APPLICABLE
                         ),
-                    )
-                    .into())
+                    ))
                 }
             }
         };
@@ -487,11 +418,28 @@ impl SummaryRequest {
 }
 
 /// A `SummaryFailure`: a string, or an object (an `Error` included) with `message` and `status?`.
-fn summary_failure_arg(v: &JsValue, arg: &str) -> Result<SummaryError, JsError> {
+/// A `SummaryReply`: the reply's text, or its content parts.
+fn reply_arg(v: &JsValue, arg: &str) -> JsResult<Content> {
+    if let Some(text) = v.as_string() {
+        return Ok(Content::Text(text));
+    }
+    if !is_array(v) {
+        return Err(fail(
+            arg,
+            format!(
+                "expected a string or an array of content parts, got {}",
+                describe(v)
+            ),
+        ));
+    }
+    typed(json_arg(v, arg)?, arg)
+}
+
+fn summary_failure_arg(v: &JsValue, arg: &str) -> JsResult<SummaryError> {
     if let Some(message) = v.as_string() {
         return Ok(SummaryError::new(message));
     }
-    if !v.is_object() || Array::is_array(v) {
+    if !v.is_object() || is_array(v) {
         return Err(fail(
             arg,
             format!(
@@ -522,11 +470,14 @@ fn summary_failure_arg(v: &JsValue, arg: &str) -> Result<SummaryError, JsError> 
     Ok(error)
 }
 
-/// Whether a failed model call was rejected for being too long: HTTP 413, or a message with one of
-/// the known provider phrasings (English and Chinese); a bare 400 is not one.
+/// Whether a failed model call was rejected for being too long (`{message, status?}`, an `Error`, or
+/// its text): status 413, or a message that, lower-cased, holds one of the known provider phrasings
+/// (English and Chinese); a bare 400 is not one.
 #[wasm_bindgen(js_name = isContextTooLongError)]
 pub fn is_context_too_long_error_js(
     #[wasm_bindgen(unchecked_param_type = "SummaryFailure")] error: JsValue,
-) -> Result<bool, JsError> {
-    Ok(summary_failure_arg(&error, "error")?.is_context_too_long())
+) -> JsResult<bool> {
+    Ok(guard::is_context_too_long(&summary_failure_arg(
+        &error, "error",
+    )?))
 }

@@ -2,7 +2,10 @@
 //! conversation grows and read a snapshot in O(1), instead of recounting the
 //! whole history on every update as `contextMetrics` does.
 
-use super::{json_arg, messages_arg, messages_from_json, model_config_arg, string_arg, to_js};
+use super::args::{
+    json_arg, messages_arg, messages_from_json, model_config_arg, non_negative_int_arg,
+    saturating_usize, string_arg, to_js, JsResult,
+};
 use crate::budget::{context_limits, ContextLimits};
 use crate::ledger::Ledger;
 use crate::tokens::TokenCounter;
@@ -24,7 +27,7 @@ impl TokenLedger {
         #[wasm_bindgen(unchecked_param_type = "string")] model: JsValue,
         #[wasm_bindgen(js_name = modelConfig, unchecked_optional_param_type = "ModelConfig | null")]
         model_config: JsValue,
-    ) -> Result<TokenLedger, JsError> {
+    ) -> JsResult<TokenLedger> {
         let model = string_arg(&model, "model")?;
         let config = model_config_arg(&model_config)?;
         Ok(TokenLedger {
@@ -37,7 +40,7 @@ impl TokenLedger {
     pub fn push(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Message")] message: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> JsResult<()> {
         let value = json_arg(&message, "message")?;
         for m in messages_from_json(&Value::Array(vec![value]), "message")? {
             self.ledger.push(&m);
@@ -50,16 +53,22 @@ impl TokenLedger {
     pub fn push_all(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> JsResult<()> {
         for m in messages_arg(&messages, "messages")? {
             self.ledger.push(&m);
         }
         Ok(())
     }
 
-    /// Keeps only the first `length` messages (after a compaction replaced the tail, push the new ones).
-    pub fn truncate(&mut self, length: u32) {
-        self.ledger.truncate(length as usize);
+    /// Keeps only the first `length` messages (after a compaction replaced the tail, push the new ones);
+    /// `length` is a non-negative integer, as every count the API takes.
+    pub fn truncate(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] length: JsValue,
+    ) -> JsResult<()> {
+        let length = non_negative_int_arg(&length, "length")?;
+        self.ledger.truncate(saturating_usize(length));
+        Ok(())
     }
 
     /// Number of messages counted.
@@ -76,7 +85,7 @@ impl TokenLedger {
 
     /// The context-metrics snapshot of the history, with its per-source breakdown: O(1).
     #[wasm_bindgen(unchecked_return_type = "ContextMetricsSnapshot")]
-    pub fn snapshot(&self) -> Result<JsValue, JsError> {
+    pub fn snapshot(&self) -> JsResult<JsValue> {
         to_js(&self.ledger.snapshot(&self.limits))
     }
 }

@@ -246,7 +246,7 @@ fn PreviewRowView(row: PreviewRow, lang: Lang) -> impl IntoView {
                 <span class="mime">{row.mime_type.unwrap_or_else(|| "unknown".into())}</span>
             </td>
             <td class="num">{format_size(row.size_bytes)}</td>
-            <td class="num" data-field="tokens">{if has_text { group_thousands(row.tokens as i64) } else { dash() }}</td>
+            <td class="num" data-field="tokens">{if has_text { group_thousands(row.tokens) } else { dash() }}</td>
             <td class="num" data-field="allocation">{if has_text { group_thousands(row.allocation) } else { dash() }}</td>
             <td><span class=format!("tag tag-{state}")>{status}</span></td>
         </tr>

@@ -1,6 +1,7 @@
 //! The attachment preview's strings.
 
 use super::{group_thousands, Lang, Text};
+use ctxguard_core::tokens::Tokens;
 
 impl Text {
     /// Title of the attachment panel.
@@ -71,11 +72,8 @@ impl Text {
     }
 
     /// Summary line of the preview.
-    pub fn attach_summary(&self, before: usize, after: usize, cut: usize) -> String {
-        let (b, a) = (
-            group_thousands(before as i64),
-            group_thousands(after as i64),
-        );
+    pub fn attach_summary(&self, before: Tokens, after: Tokens, cut: usize) -> String {
+        let (b, a) = (group_thousands(before), group_thousands(after));
         match self.0 {
             Lang::En => format!("Block: {b} → {a} tokens · {cut} cut"),
             Lang::ZhCn => format!("附件块：{b} → {a} tokens · {cut} 个被截断"),

@@ -1,0 +1,89 @@
+// Turns wasm-pack's `--target web` output in pkg/core/ into the ctxguard-core
+// npm package (scripts/build-packages.sh runs it after wasm-pack):
+//   - ctxguard_core.js, the browser and bundler entry: wasm-bindgen's glue,
+//     whose `init()` fetches `./ctxguard_core_bg.wasm` through
+//     `new URL(…, import.meta.url)` (Vite, webpack 5, Rollup and Parcel follow
+//     that to the file), patched so that a call before `init()` throws an
+//     `Error` telling to `await init()` instead of a TypeError from inside the glue;
+//   - node.js, the Node entry (`import` and `require`): the same glue,
+//     instantiated synchronously from the file on import;
+//   - package.json from core/npm/package.json with the workspace's version,
+//     README.md from core/npm/README.md.
+// Every patch must apply exactly as written: a wasm-bindgen upgrade that
+// changes the glue fails the build here, not in a user's app.
+//
+// Usage: node core/npm/build.mjs PKG_DIR [--repository URL]
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const pkg = resolve(args[0] ?? join(here, "../../pkg/core"));
+const repoAt = args.indexOf("--repository");
+const repository = repoAt >= 0 ? args[repoAt + 1] : undefined;
+
+/** Replaces `from` in `text` exactly `count` times, or stops the build. */
+function replaceExactly(text, from, to, count, what) {
+  const found = text.split(from).length - 1;
+  if (found !== count) {
+    throw new Error(`build.mjs: expected ${count} of ${what} in the glue, found ${found}: ${JSON.stringify(from)}`);
+  }
+  return text.split(from).join(to);
+}
+
+// The glue: not ready until init() or initSync() has run.
+const gluePath = join(pkg, "ctxguard_core.js");
+let glue = readFileSync(gluePath, "utf8");
+if (!glue.includes("const NOT_READY")) {
+  glue = replaceExactly(
+    glue,
+    "let wasmModule, wasmInstance, wasm;",
+    `/** Stands for the wasm exports until init() has run: any use throws an Error saying what to do. */
+const NOT_READY = new Proxy({}, {
+    get() {
+        throw new Error("ctxguard-core is not ready: call \`await init()\` (the package's default export) once before using its API; in Node the package is ready on import");
+    },
+});
+let wasmModule, wasmInstance, wasm = NOT_READY;`,
+    1,
+    "the wasm exports' declaration",
+  );
+  glue = replaceExactly(glue, "if (wasm !== undefined) return wasm;", "if (wasm !== NOT_READY) return wasm;", 2, "the ready checks");
+  // A relative URL ("./"): the form every bundler recognises as an asset to emit.
+  glue = replaceExactly(
+    glue,
+    "new URL('ctxguard_core_bg.wasm', import.meta.url)",
+    "new URL('./ctxguard_core_bg.wasm', import.meta.url)",
+    1,
+    "the .wasm's URL",
+  );
+  writeFileSync(gluePath, glue);
+}
+
+writeFileSync(
+  join(pkg, "node.js"),
+  `// The Node entry of ctxguard-core (import and require): the browser entry's
+// glue, instantiated synchronously from the .wasm beside it, so the API is
+// ready on import; init() is still there and resolves at once.
+import { readFileSync } from "node:fs";
+import { initSync } from "./ctxguard_core.js";
+
+initSync({ module: readFileSync(new URL("./ctxguard_core_bg.wasm", import.meta.url)) });
+
+export * from "./ctxguard_core.js";
+export { default } from "./ctxguard_core.js";
+`,
+);
+
+// package.json: the committed template, with the version wasm-pack took from the workspace.
+const generated = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+const template = JSON.parse(readFileSync(join(here, "package.json"), "utf8"));
+const manifest = { name: template.name, version: generated.version, ...template };
+if (repository) manifest.repository = { type: "git", url: repository, directory: "core" };
+writeFileSync(join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+copyFileSync(join(here, "README.md"), join(pkg, "README.md"));
+// wasm-pack's own leftovers that the package does not ship.
+for (const name of [".gitignore", "ctxguard_core_bg.wasm.d.ts"]) rmSync(join(pkg, name), { force: true });
+console.error(`build.mjs: ${pkg} is the ctxguard-core ${manifest.version} package`);

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The Node host of the ctxguard-core npm package (issue 10), as a user meets it:
+# builds the package (scripts/build-packages.sh skips an up-to-date one), installs
+# the packed tarball offline into a fresh folder, then runs host.mjs (`import`)
+# and host.cjs (`require`) there: every public case of the JS kinds through each,
+# the export list and argument handling, and the time from import to the first count.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+source scripts/env.sh
+
+bash scripts/build-packages.sh core || { echo "npm-node: the package did not build"; echo "0 passed, 1 failed"; exit 1; }
+tarball=$(ls "$root"/pkg/ctxguard-core-*.tgz)
+project=$(mktemp -d -t ctxguard-npm-node.XXXXXX)
+trap 'rm -rf "$project"' EXIT
+
+echo "--> npm install --offline $(basename "$tarball") into a fresh folder"
+(cd "$project" && npm init -y >/dev/null && npm install --offline --no-audit --no-fund --silent "$tarball") || {
+  echo "FAIL offline install of the tarball"; echo "0 passed, 1 failed"; exit 1; }
+cp tests/npm-node/host.mjs tests/npm-node/host.cjs "$project/"
+
+status=0
+echo "--> node host.mjs (import)"
+(cd "$project" && CTXGUARD_ROOT="$root" node host.mjs) || status=1
+echo "--> node host.cjs (require)"
+(cd "$project" && CTXGUARD_ROOT="$root" node host.cjs) || status=1
+exit $status
