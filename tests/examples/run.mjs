@@ -21,7 +21,8 @@ const browser = await launchBrowser();
 const deep = (id) => `document.querySelector("ctxguard-toolbar").shadowRoot.querySelector('[data-testid="${id}"]')`;
 
 try {
-  const server = await startServe(bin, ["--demo", "--speed", "10", "--heartbeat-ms", "300"]);
+  // The example page comes from another origin than the server: allow it (CORS for the reads).
+  const server = await startServe(bin, ["--demo", "--speed", "10", "--heartbeat-ms", "300", "--allow-origin", site.origin]);
 
   await tally.check("plain HTML: one import, a toolbar fed by SSE goes live and follows the session", async () => {
     const page = await browser.newPage();

@@ -24,10 +24,13 @@ echo "==> ctxguard (release)"
 cargo build -q --release -p ctxguard-cli
 cp "$CARGO_TARGET_DIR/release/ctxguard" "$work/ctxguard"
 
-echo "==> examples/react: npm ci, tsc --noEmit, vite build"
+echo "==> examples/react: npm ci (when its lock file is newer), tsc --noEmit, vite build"
 (
   cd examples/react
-  npm ci --no-audit --no-fund --loglevel=error
+  # After the package build: the lock links ctxguard-toolbar to ../../pkg/toolbar.
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
   npm run --silent build
 )
 if [ ! -f tests/support/node_modules/playwright-core/package.json ]; then

@@ -271,13 +271,13 @@ impl Toolbar {
         let Some(id) = id.and_then(crate::ids::id_from_str) else {
             return self.ignore(EventOutcome::Malformed);
         };
-        match StatusEvent::parse(data) {
-            Ok(event) => self.apply_numbered(id, event, now_ms),
-            Err(_) => self.ignore(EventOutcome::Malformed),
+        match StatusEvent::accept_text(data) {
+            Some(event) => self.apply_numbered(id, event, now_ms),
+            None => self.ignore(EventOutcome::Malformed),
         }
     }
 
-    /// Handles one event a host pushed, in either shape `StatusEvent::from_payload` reads;
+    /// Handles one event a host pushed, in either shape `StatusEvent::accept_payload` reads;
     /// without an `id` it is numbered one past the last applied.
     pub fn apply_host_event(
         &mut self,
@@ -292,12 +292,12 @@ impl Toolbar {
         if other_type {
             return self.ignore(EventOutcome::Unknown);
         }
-        match StatusEvent::from_payload(payload) {
-            Ok(event) => {
+        match StatusEvent::accept_payload(payload) {
+            Some(event) => {
                 let id = id.unwrap_or_else(|| self.cursor.next_id());
                 self.apply_numbered(id, event, now_ms)
             }
-            Err(_) => self.ignore(EventOutcome::Malformed),
+            None => self.ignore(EventOutcome::Malformed),
         }
     }
 
