@@ -1,60 +1,55 @@
 //! Event ids: which ones move the toolbar forward, and how it recovers when
 //! the ids it is given are wrong.
 //!
-//! Ids normally grow by one per event (ctxguard's server numbers every
-//! session's events from the session's start time in Unix milliseconds), or
-//! jump ahead by the events a slow client missed. Trusting every id blindly
-//! lets one bad id freeze the toolbar: after an event with id 2^64 − 1 every
-//! later event is "stale" until a resync (issue 12, item 7). So:
+//! Ids only grow, but by how much depends on the source: by one per event
+//! (a counter), or by the time since the last event (ctxguard's relay numbers
+//! events `max(previous + 1, now in Unix microseconds)`, so an hour's pause is
+//! a jump of 3.6 × 10⁹). Trusting every id blindly lets one bad id freeze the
+//! toolbar: after an event with id 2^64 − 1 every later event is "stale"
+//! until a resync (issue 12, item 7). So:
 //!
 //! - an id above [`MAX_EVENT_ID`] (2^53 − 1, the largest integer a JavaScript
-//!   host can hold exactly) is malformed;
-//! - an id more than [`MAX_ID_JUMP`] above the last applied one is held back
-//!   (malformed for now): if the very next event continues from it (greater,
-//!   by at most [`MAX_ID_JUMP`]) the sequence really moved, and both apply;
+//!   host can hold exactly, and far beyond any clock in microseconds) is
+//!   malformed;
+//! - an id more than [`MAX_ID_JUMP`] ahead applies, but tentatively: when the
+//!   next event's id lies between the one before the jump and the jump, the
+//!   jump was the odd one out, and the cursor follows the sequence back
+//!   instead of calling its events stale; any event past the jump confirms it;
 //! - [`STALE_RUN_LIMIT`] stale events in a row whose ids strictly increase mean
-//!   the cursor, not the source, is wrong (an earlier id was too high, or the
-//!   source renumbered its events): the cursor moves back to the newest of
-//!   them, which applies.
+//!   the cursor, not the source, is wrong (an earlier id was too high though
+//!   within reach, or the source renumbered its events lower): the cursor
+//!   moves back to the newest of them, which applies.
 //!
 //! A `/context` snapshot resets all of it ([`EventCursor::reset_to`]).
 
 /// The largest id accepted: `Number.MAX_SAFE_INTEGER`.
 pub const MAX_EVENT_ID: u64 = (1 << 53) - 1;
 
-/// The largest step forward taken on one event's word alone.
+/// A step forward larger than this is taken tentatively.
 pub const MAX_ID_JUMP: u64 = 1 << 20;
 
 /// Stale events in a row, with increasing ids, after which the cursor follows them back.
 pub const STALE_RUN_LIMIT: usize = 3;
 
 /// What to do with an event of a given id.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IdVerdict {
     /// Apply it.
     Apply,
-    /// Apply the held event `held` first, then this one (a confirmed jump).
-    ApplyHeldThen {
-        /// Id of the held event.
-        held: u64,
-    },
+    /// Apply it, moving the cursor back: the ids before it were the wrong ones.
+    Rewind,
     /// Ignore it as stale.
     Stale,
-    /// Apply it, moving the cursor back (a run of stale events outvoted the cursor).
-    Rewind,
-    /// Ignore it as malformed; when `hold` it is kept to see whether the next event confirms it.
-    Implausible {
-        /// Whether it is held as a jump candidate.
-        hold: bool,
-    },
+    /// Ignore it as malformed.
+    Malformed,
 }
 
 /// The last applied id and what is needed to recover from bad ones.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EventCursor {
     last: Option<u64>,
-    /// An id that jumped too far, waiting for the next event to confirm it.
-    held: Option<u64>,
+    /// The id before a tentative jump to `last`.
+    before_jump: Option<u64>,
     /// Ids of the stale events seen in a row (cleared by any applied event).
     stale_run: Vec<u64>,
 }
@@ -80,54 +75,44 @@ impl EventCursor {
             .min(MAX_EVENT_ID)
     }
 
-    /// Judges `id` and records what it needs to (held ids, stale runs); the caller
-    /// then calls [`EventCursor::advance`] for every id it applies. O(1).
+    /// Judges `id` and, when it applies, moves the cursor to it. O(1).
     pub fn judge(&mut self, id: u64) -> IdVerdict {
         if id > MAX_EVENT_ID {
-            return IdVerdict::Implausible { hold: false };
+            return IdVerdict::Malformed;
         }
         let Some(last) = self.last else {
+            self.advance(id, None);
             return IdVerdict::Apply;
         };
-        if id <= last {
-            return self.stale(id);
-        }
-        self.stale_run.clear();
-        if id - last <= MAX_ID_JUMP {
-            self.held = None;
+        if id > last {
+            let tentative = (id - last > MAX_ID_JUMP).then_some(last);
+            self.advance(id, tentative);
             return IdVerdict::Apply;
         }
-        match self.held.take() {
-            Some(held) if id > held && id - held <= MAX_ID_JUMP => {
-                IdVerdict::ApplyHeldThen { held }
-            }
-            _ => {
-                self.held = Some(id);
-                IdVerdict::Implausible { hold: true }
-            }
+        if self.before_jump.is_some_and(|before| id > before) {
+            // The jump to `last` was the odd one out: the sequence goes on below it.
+            self.advance(id, None);
+            return IdVerdict::Rewind;
         }
+        self.stale(id)
     }
 
     fn stale(&mut self, id: u64) -> IdVerdict {
-        let increasing = self
-            .stale_run
-            .last()
-            .is_none_or(|&prev| id > prev && id - prev <= MAX_ID_JUMP);
+        let increasing = self.stale_run.last().is_none_or(|&prev| id > prev);
         if !increasing {
             self.stale_run.clear();
         }
         self.stale_run.push(id);
         if self.stale_run.len() >= STALE_RUN_LIMIT {
-            self.stale_run.clear();
-            self.held = None;
+            self.advance(id, None);
             return IdVerdict::Rewind;
         }
         IdVerdict::Stale
     }
 
-    /// Records that the event `id` was applied.
-    pub fn advance(&mut self, id: u64) {
+    fn advance(&mut self, id: u64, before_jump: Option<u64>) {
         self.last = Some(id);
+        self.before_jump = before_jump;
         self.stale_run.clear();
     }
 
@@ -163,49 +148,48 @@ mod tests {
     fn ordinary_ids_apply_in_order() {
         let mut c = EventCursor::default();
         assert_eq!(c.judge(5), IdVerdict::Apply);
-        c.advance(5);
         assert_eq!(c.judge(4), IdVerdict::Stale);
         assert_eq!(c.judge(5), IdVerdict::Stale);
         assert_eq!(c.judge(6), IdVerdict::Apply);
-        c.advance(6);
         assert_eq!(c.judge(6 + MAX_ID_JUMP), IdVerdict::Apply);
-        assert_eq!(c.next_id(), 7);
+        assert_eq!(c.last(), Some(6 + MAX_ID_JUMP));
+        assert_eq!(c.next_id(), 7 + MAX_ID_JUMP);
         assert_eq!(EventCursor::default().next_id(), 1);
     }
 
     #[test]
     fn ids_beyond_safe_integers_are_malformed() {
         let mut c = EventCursor::default();
-        assert_eq!(c.judge(u64::MAX), IdVerdict::Implausible { hold: false });
-        assert_eq!(
-            c.judge(MAX_EVENT_ID + 1),
-            IdVerdict::Implausible { hold: false }
-        );
+        assert_eq!(c.judge(u64::MAX), IdVerdict::Malformed);
+        assert_eq!(c.judge(MAX_EVENT_ID + 1), IdVerdict::Malformed);
+        assert_eq!(c.last(), None);
         assert_eq!(c.judge(MAX_EVENT_ID), IdVerdict::Apply);
         assert_eq!(cursor(MAX_EVENT_ID).next_id(), MAX_EVENT_ID);
     }
 
     #[test]
-    fn a_far_jump_waits_for_the_next_event() {
+    fn time_based_ids_jump_and_apply_at_once() {
+        // The relay's ids are Unix microseconds: an hour's pause is a jump of 3.6e9.
+        let t0 = 1_782_226_534_512_345;
+        let mut c = cursor(t0);
+        assert_eq!(c.judge(t0 + 3_600_000_000), IdVerdict::Apply);
+        assert_eq!(c.judge(t0 + 3_600_000_001), IdVerdict::Apply);
+        // The jump is confirmed: what lies before it is stale again.
+        assert_eq!(c.judge(t0 + 5), IdVerdict::Stale);
+    }
+
+    #[test]
+    fn a_far_jump_is_undone_when_the_sequence_goes_on_below_it() {
         let mut c = cursor(10);
-        let far = 10 + MAX_ID_JUMP + 1;
-        assert_eq!(c.judge(far), IdVerdict::Implausible { hold: true });
-        // The stream goes on where it was: the far id is forgotten.
-        assert_eq!(c.judge(11), IdVerdict::Apply);
-        c.advance(11);
-        assert_eq!(c.judge(far + 1), IdVerdict::Implausible { hold: true });
-        assert_eq!(c.judge(far + 2), IdVerdict::ApplyHeldThen { held: far + 1 });
-        c.advance(far + 1);
-        c.advance(far + 2);
-        assert_eq!(c.last(), Some(far + 2));
-        // Two unrelated far ids never confirm each other.
+        assert_eq!(c.judge(1 << 50), IdVerdict::Apply);
+        assert_eq!(c.judge(11), IdVerdict::Rewind);
+        assert_eq!(c.last(), Some(11));
+        assert_eq!(c.judge(12), IdVerdict::Apply);
+        // Not below the id before the jump: stale as ever.
         let mut c = cursor(10);
-        assert_eq!(c.judge(1 << 40), IdVerdict::Implausible { hold: true });
-        assert_eq!(c.judge(1 << 45), IdVerdict::Implausible { hold: true });
-        assert_eq!(
-            c.judge((1 << 40) + 1),
-            IdVerdict::Implausible { hold: true }
-        );
+        c.judge(1 << 50);
+        assert_eq!(c.judge(10), IdVerdict::Stale);
+        assert_eq!(c.judge(3), IdVerdict::Stale);
     }
 
     #[test]
@@ -214,7 +198,6 @@ mod tests {
         assert_eq!(c.judge(101), IdVerdict::Stale);
         assert_eq!(c.judge(102), IdVerdict::Stale);
         assert_eq!(c.judge(103), IdVerdict::Rewind);
-        c.advance(103);
         assert_eq!(c.judge(104), IdVerdict::Apply);
     }
 
@@ -229,16 +212,14 @@ mod tests {
         assert_eq!(c.judge(40), IdVerdict::Stale);
         assert_eq!(c.judge(41), IdVerdict::Stale);
         assert_eq!(c.judge(51), IdVerdict::Apply);
-        c.advance(51);
         assert_eq!(c.judge(42), IdVerdict::Stale);
     }
 
     #[test]
-    fn reset_forgets_held_ids_and_runs() {
+    fn reset_forgets_jumps_and_runs() {
         let mut c = cursor(10);
         c.judge(1 << 40);
         c.judge(3);
-        c.judge(4);
         c.reset_to(2);
         assert_eq!(c, cursor(2));
     }

@@ -5,7 +5,8 @@
 //!
 //! Rules it enforces:
 //! - events apply in id order: an id at or below the last applied one is stale and ignored;
-//!   ids that are implausible (beyond 2^53 − 1, or far ahead) never freeze it ([`crate::ids`]);
+//!   implausible ids (beyond 2^53 − 1, a far jump the next events contradict) never freeze it
+//!   ([`crate::ids`]);
 //! - a malformed event (bad id, bad JSON, failed validation) or an unknown one (another event
 //!   name or type) is ignored and counted, and never changes what is shown;
 //! - a `/context` snapshot is the server's truth and replaces everything, even at a lower id
@@ -118,8 +119,6 @@ impl IgnoredEvents {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Toolbar {
     cursor: EventCursor,
-    /// An event whose id jumped too far, kept until the next event confirms it.
-    held: Option<(u64, StatusEvent)>,
     phase: Option<Phase>,
     metrics: Option<ContextMetricsSnapshot>,
     compaction: Option<ContextCompaction>,
@@ -150,7 +149,6 @@ impl Toolbar {
     pub fn new() -> Self {
         Toolbar {
             cursor: EventCursor::default(),
-            held: None,
             phase: None,
             metrics: None,
             compaction: None,
@@ -240,7 +238,6 @@ impl Toolbar {
             }
         }
         self.cursor.reset_to(snapshot.event_id);
-        self.held = None;
         self.phase = snapshot.phase;
         self.metrics = snapshot.context_metrics;
         self.compaction = snapshot.context_compaction;
@@ -318,27 +315,20 @@ impl Toolbar {
 
     fn apply_numbered(&mut self, id: u64, event: StatusEvent, now_ms: f64) -> EventOutcome {
         match self.cursor.judge(id) {
-            IdVerdict::Apply => self.fold_event(id, event, now_ms),
-            IdVerdict::ApplyHeldThen { held } => {
-                if let Some((held_id, held_event)) = self.held.take().filter(|(h, _)| *h == held) {
-                    self.fold_event(held_id, held_event, now_ms);
-                }
-                self.fold_event(id, event, now_ms);
-            }
+            IdVerdict::Apply => self.fold_event(event, now_ms),
             IdVerdict::Rewind => {
+                // The ids went wrong somewhere: do not count a turn across them.
                 self.forecast.gap();
-                self.fold_event(id, event, now_ms);
+                self.fold_event(event, now_ms);
             }
             IdVerdict::Stale => return self.ignore(EventOutcome::Stale),
-            IdVerdict::Implausible { hold } => {
-                self.held = hold.then_some((id, event));
-                return self.ignore(EventOutcome::Malformed);
-            }
+            IdVerdict::Malformed => return self.ignore(EventOutcome::Malformed),
         }
         EventOutcome::Applied
     }
 
-    fn fold_event(&mut self, id: u64, event: StatusEvent, now_ms: f64) {
+    /// Folds in an event whose id the cursor has just accepted.
+    fn fold_event(&mut self, event: StatusEvent, now_ms: f64) {
         if let Some(c) = &event.context_compaction {
             self.observe_compaction(c, now_ms, true);
         }
@@ -346,7 +336,6 @@ impl Toolbar {
             self.forecast
                 .turn_started(event.context_metrics.used_input_tokens);
         }
-        self.cursor.advance(id);
         self.phase = Some(event.phase);
         self.metrics = Some(event.context_metrics);
         if event.context_compaction.is_some() {

@@ -43,24 +43,29 @@ fn issue_12_7_an_id_of_2_pow_64_minus_1_does_not_freeze_the_toolbar() {
 }
 
 #[test]
-fn issue_12_7_a_far_jump_is_held_until_the_next_event_confirms_it() {
+fn issue_12_7_a_far_jump_does_not_stop_the_events_after_it() {
     let mut t = Toolbar::new();
     apply(&mut t, 5, &event(1_000));
     let far = 5 + (1u64 << 40);
-    assert_eq!(apply(&mut t, far, &event(50_000)), EventOutcome::Malformed);
-    assert_eq!(t.view(T0).metrics.expect("metrics").used_tokens, 1_000);
+    assert_eq!(apply(&mut t, far, &event(50_000)), EventOutcome::Applied);
+    // The stream goes on where it was: the far id was the odd one out.
     assert_eq!(apply(&mut t, 6, &event(2_000)), EventOutcome::Applied);
-    // A sequence that really moved on: the held event and its successor both apply.
-    assert_eq!(
-        apply(&mut t, far, &phase_event("build_messages", 3_000)),
-        EventOutcome::Malformed
-    );
-    assert_eq!(
-        apply(&mut t, far + 1, &phase_event("build_messages", 4_000)),
-        EventOutcome::Applied
-    );
-    assert_eq!(t.last_event_id(), Some(far + 1));
-    assert_eq!(t.view(T0).metrics.expect("metrics").used_tokens, 4_000);
+    assert_eq!(apply(&mut t, 7, &event(3_000)), EventOutcome::Applied);
+    assert_eq!(t.last_event_id(), Some(7));
+    assert_eq!(t.view(T0).metrics.expect("metrics").used_tokens, 3_000);
+}
+
+#[test]
+fn relay_ids_in_microseconds_apply_after_any_pause() {
+    // The relay numbers events max(previous + 1, now in Unix microseconds).
+    let mut t = Toolbar::new();
+    let id0 = 1_782_226_534_512_345;
+    apply(&mut t, id0, &event(1_000));
+    for (pause_us, used) in [(2_000_000, 2_000), (3_600_000_000, 3_000), (1, 4_000)] {
+        let id = t.last_event_id().expect("an id") + pause_us;
+        assert_eq!(apply(&mut t, id, &event(used)), EventOutcome::Applied);
+        assert_eq!(t.view(T0).metrics.expect("metrics").used_tokens, used);
+    }
 }
 
 #[test]
