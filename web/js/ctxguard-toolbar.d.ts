@@ -1,7 +1,9 @@
 // Types of ctxguard-toolbar: the two custom elements, their state and events.
 // `import "ctxguard-toolbar"` defines the elements; these declarations add
-// them to HTMLElementTagNameMap, the DOM's event maps and the global
-// JSX.IntrinsicElements. React 19 hosts also reference "ctxguard-toolbar/react".
+// them to HTMLElementTagNameMap, the DOM's event maps, React 19's
+// JSX.IntrinsicElements (in the "react" module) and the global one (other
+// JSX runtimes). Nothing here needs React's own types, so hosts without React
+// type-check too.
 
 /** Resolves once both elements are defined. */
 export declare const ready: Promise<void>;
@@ -250,6 +252,44 @@ export interface CtxguardAttachmentPreviewAttributes {
   theme?: "light" | "dark";
 }
 
+/** What a JSX host may pass besides the attributes: the few HTML props a host needs. */
+export interface JsxHostProps<E> {
+  id?: string;
+  class?: string;
+  className?: string;
+  slot?: string;
+  hidden?: boolean;
+  title?: string;
+  style?: string | Record<string, string | number>;
+  key?: string | number | null;
+  ref?: { current: E | null } | ((element: E | null) => void) | null;
+}
+
+/** `<ctxguard-toolbar>` in JSX: its attributes and, as React 19 passes them, its events. */
+export type CtxguardToolbarJsx = CtxguardToolbarAttributes &
+  JsxHostProps<CtxguardToolbarElement> & {
+    "onctxguard-change"?: (event: ToolbarChangeEvent) => void;
+    "onctxguard-compaction"?: (event: ToolbarCompactionEvent) => void;
+  };
+
+/** `<ctxguard-attachment-preview>` in JSX. */
+export type CtxguardAttachmentPreviewJsx = CtxguardAttachmentPreviewAttributes &
+  JsxHostProps<CtxguardAttachmentPreviewElement> & {
+    "onctxguard-preview"?: (event: AttachmentPreviewEvent) => void;
+  };
+
+// React 19 reads intrinsic elements from the "react" module's JSX namespace (and adds a
+// listener for a custom element's `on<event-name>` prop). Without React installed this
+// augmentation is inert.
+declare module "react" {
+  namespace JSX {
+    interface IntrinsicElements {
+      "ctxguard-toolbar": CtxguardToolbarJsx;
+      "ctxguard-attachment-preview": CtxguardAttachmentPreviewJsx;
+    }
+  }
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     "ctxguard-toolbar": CtxguardToolbarElement;
@@ -265,8 +305,8 @@ declare global {
   // For JSX runtimes that read the global namespace (Preact, Solid, React before 19).
   namespace JSX {
     interface IntrinsicElements {
-      "ctxguard-toolbar": CtxguardToolbarAttributes & Record<string, unknown>;
-      "ctxguard-attachment-preview": CtxguardAttachmentPreviewAttributes & Record<string, unknown>;
+      "ctxguard-toolbar": CtxguardToolbarJsx;
+      "ctxguard-attachment-preview": CtxguardAttachmentPreviewJsx;
     }
   }
 }

@@ -5,7 +5,6 @@
 import { useEffect, useRef, useState } from "react";
 import { ready } from "ctxguard-toolbar";
 import type { CtxguardToolbarElement, PreviewReport, ToolbarState } from "ctxguard-toolbar";
-import type {} from "ctxguard-toolbar/react";
 import { FakeSocket, playConversation } from "./socket";
 
 const MESSAGES = [
