@@ -114,31 +114,35 @@ impl StatusEvent {
             serde_path_to_error::deserialize::<_, StatusEvent>(payload)
                 .map_err(EventError::from_serde)?
         } else {
-            let wegent = serde_path_to_error::deserialize::<_, WegentStatus>(payload)
-                .map_err(EventError::from_serde)?;
-            let id = wegent
-                .subtask_id
-                .filter(|v| !v.is_null())
-                .or(wegent.task_id)
-                .ok_or_else(|| {
-                    EventError::new(
-                        Some("type"),
-                        "needs \"type\" (an SSE payload) or \"task_id\"/\"subtask_id\" (a chat:status_updated payload)",
-                    )
-                })?;
-            StatusEvent {
-                kind: EVENT_NAME.into(),
-                response_id: match id {
-                    Value::String(s) => s,
-                    other => other.to_string(),
-                },
-                phase: wegent.phase,
-                context_metrics: wegent.context_metrics,
-                context_compaction: wegent.context_compaction,
-            }
+            serde_path_to_error::deserialize::<_, WegentStatus>(payload)
+                .map_err(EventError::from_serde)?
+                .into_event()?
         };
         event.check()?;
         Ok(event)
+    }
+
+    /// [`StatusEvent::parse`] for a client that only needs to know whether to
+    /// apply an event: the same checks, without naming the failing field (the
+    /// path tracking costs a WebAssembly module about 45 KB, which the
+    /// toolbar's size budget cannot pay).
+    pub fn accept_text(data: &str) -> Option<Self> {
+        let event: StatusEvent = serde_json::from_str(data).ok()?;
+        event.check().ok()?;
+        Some(event)
+    }
+
+    /// [`StatusEvent::from_payload`] likewise: either shape, the same mapping
+    /// and checks, no field named.
+    pub fn accept_payload(payload: &Value) -> Option<Self> {
+        let object = payload.as_object()?;
+        let event = if object.contains_key("type") {
+            StatusEvent::deserialize(payload).ok()?
+        } else {
+            WegentStatus::deserialize(payload).ok()?.into_event().ok()?
+        };
+        event.check().ok()?;
+        Some(event)
     }
 
     /// Checks the invariants the wire promises.
@@ -173,6 +177,33 @@ struct WegentStatus {
     context_metrics: ContextMetricsSnapshot,
     #[serde(default)]
     context_compaction: Option<ContextCompaction>,
+}
+
+impl WegentStatus {
+    /// The SSE event of this payload: its `response_id` is the subtask id (the task id when
+    /// there is none).
+    fn into_event(self) -> Result<StatusEvent, EventError> {
+        let id = self
+            .subtask_id
+            .filter(|v| !v.is_null())
+            .or(self.task_id)
+            .ok_or_else(|| {
+                EventError::new(
+                    Some("type"),
+                    "needs \"type\" (an SSE payload) or \"task_id\"/\"subtask_id\" (a chat:status_updated payload)",
+                )
+            })?;
+        Ok(StatusEvent {
+            kind: EVENT_NAME.into(),
+            response_id: match id {
+                Value::String(s) => s,
+                other => other.to_string(),
+            },
+            phase: self.phase,
+            context_metrics: self.context_metrics,
+            context_compaction: self.context_compaction,
+        })
+    }
 }
 
 /// Every count of a snapshot is non-negative, as core computes them.
@@ -266,5 +297,54 @@ mod tests {
 
     fn map_remove(value: &mut serde_json::Value, key: &str) {
         value.as_object_mut().expect("object").remove(key);
+    }
+
+    #[test]
+    fn accept_agrees_with_parse_and_from_payload() {
+        let good = serde_json::json!({"type": "response.status.updated", "response_id": "r", "phase": "final",
+            "context_metrics": {"context_window": 100, "reserved_output_tokens": 10, "available_input_tokens": 90,
+            "used_input_tokens": 5, "remaining_input_tokens": 85, "remaining_percent": 94,
+            "display_remaining_tokens": 95, "display_remaining_percent": 95, "trigger_limit": 81,
+            "target_limit": 63, "is_over_trigger": false}});
+        let mut variants = vec![good.clone()];
+        let mut wegent = good.clone();
+        map_remove(&mut wegent, "type");
+        map_remove(&mut wegent, "response_id");
+        wegent["subtask_id"] = serde_json::Value::Null;
+        wegent["task_id"] = "t-9".into();
+        variants.push(wegent.clone());
+        map_remove(&mut wegent, "task_id");
+        variants.push(wegent);
+        for (path, bad) in [
+            ("/phase", serde_json::json!("nope")),
+            ("/type", serde_json::json!("other")),
+            ("/context_metrics/used_input_tokens", serde_json::json!(-1)),
+            ("/context_metrics/used_input_tokens", serde_json::json!(1.5)),
+            ("/context_metrics", serde_json::json!(null)),
+        ] {
+            let mut v = good.clone();
+            *v.pointer_mut(path).expect("a field of the event") = bad;
+            variants.push(v);
+        }
+        variants.extend([
+            serde_json::json!([1]),
+            serde_json::json!("x"),
+            serde_json::json!({}),
+        ]);
+        for v in &variants {
+            assert_eq!(
+                StatusEvent::accept_payload(v),
+                StatusEvent::from_payload(v).ok(),
+                "{v}"
+            );
+            let text = v.to_string();
+            assert_eq!(
+                StatusEvent::accept_text(&text),
+                StatusEvent::parse(&text).ok(),
+                "{text}"
+            );
+        }
+        assert!(StatusEvent::accept_payload(&variants[1]).is_some());
+        assert_eq!(StatusEvent::accept_text("{} trailing"), None);
     }
 }
