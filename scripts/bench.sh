@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The benchmarks of issue 6, in one command; writes BENCHMARKS.md at the repository root.
+# The benchmarks of issues 6 and 11, in one command; writes BENCHMARKS.md at the repository root.
 #   1. builds pkg/core/ (release) with scripts/build-packages.sh, skipped when up to date;
 #   2. installs the browser bench's pinned JS tokenizers (npm ci) when missing;
-#   3. generates the inputs (tests/bench/corpus.mjs, deterministic);
-#   4. native: criterion benches (core/benches/engine.rs), short measurement time;
-#   5. browser: tests/bench/run.mjs in one headless Chromium session;
-#   6. BENCHMARKS.md: both tables, the .wasm's raw/gzip/brotli size, the machine.
+#   3. writes the inputs (tests/bench/corpus.mjs: generated ones, and real text
+#      built from files on disk by tests/bench/real.mjs) into tests/bench/.corpus/;
+#   4. native: criterion benches (core/benches/engine.rs) beside toktok-rs,
+#      bpe-openai and tiktoken-rs, short measurement time;
+#   5. browser: tests/bench/run.mjs in headless Chromium;
+#   6. BENCHMARKS.md: the tables, the .wasm's raw/gzip/brotli size, the machine and its load.
 # Options: --rebuild (always rebuild pkg/core/), --skip-native, --skip-browser (the skipped
 # part keeps its previous results, when there are any).
 # Benchmarks are not tests: nothing here is part of scripts/test.sh or .ci/run.
@@ -24,12 +26,18 @@ for arg in "$@"; do
   esac
 done
 
+# ctxguard's npm package, from the repository root (the one place to change if it moves;
+# scripts/build-packages.sh writes it).
+pkg=pkg/core
+# The inputs, served to the browser page from the repository root (ignored by git).
+corpus=tests/bench/.corpus
 out="$CARGO_TARGET_DIR/ctxguard-bench"
 mkdir -p "$out"
 step() { printf '\n--> %s\n' "$*"; }
 start=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
 
-step "scripts/build-packages.sh core (release pkg/core/; skipped when up to date)"
+step "scripts/build-packages.sh core (release $pkg/; skipped when up to date)"
 bash scripts/build-packages.sh core $([ "$rebuild" = 1 ] && echo --force)
 
 if [ ! -d tests/support/node_modules ]; then
@@ -39,28 +47,30 @@ fi
 
 if [ ! -f tests/bench/node_modules/.package-lock.json ] ||
   [ tests/bench/package-lock.json -nt tests/bench/node_modules/.package-lock.json ]; then
-  step "npm ci in tests/bench (gpt-tokenizer, js-tiktoken, tiktoken; no install scripts)"
+  step "npm ci in tests/bench (ai-tokenizer, gpt-tokenizer, js-tiktoken, tiktoken; no install scripts)"
   (cd tests/bench && npm ci --ignore-scripts --no-audit --no-fund --silent)
 fi
 
-step "inputs (tests/bench/corpus.mjs)"
-node tests/bench/corpus.mjs "$out/corpus"
+step "inputs (tests/bench/corpus.mjs -> $corpus)"
+# real.mjs reads dependency sources from cargo's registry: make sure they are unpacked.
+cargo fetch --quiet
+node tests/bench/corpus.mjs "$corpus"
 
 if [ "$native" = 1 ]; then
   step "native: cargo bench -p ctxguard-core --bench engine"
   rm -rf "$out/criterion"
-  CRITERION_HOME="$out/criterion" CTXGUARD_BENCH_CORPUS="$out/corpus" \
+  CRITERION_HOME="$out/criterion" CTXGUARD_BENCH_CORPUS="$root/$corpus" \
     cargo bench -p ctxguard-core --bench engine -- --warm-up-time 0.5 --measurement-time 1.5
 fi
 
 if [ "$browser" = 1 ]; then
   step "browser: node tests/bench/run.mjs (headless Chromium $(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1))"
   rm -f "$out/browser.json"
-  node tests/bench/run.mjs --out "$out/browser.json"
+  node tests/bench/run.mjs --out "$out/browser.json" --pkg "$pkg" --corpus "$corpus"
 fi
 
 step "BENCHMARKS.md"
-args=()
+args=(--pkg "$root/$pkg" --load-start "$load_start")
 [ -d "$out/criterion" ] && args+=(--criterion "$out/criterion")
 [ -f "$out/browser.json" ] && args+=(--browser "$out/browser.json")
 node tests/bench/report.mjs "${args[@]}" --out "$root/BENCHMARKS.md"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs the demo: installs what is missing, builds the toolbar (trunk, release),
-# and serves it with a live demo session. Usage: scripts/demo.sh [--port N]
+# Runs the demo: installs what is missing, builds the demo page (trunk,
+# release: the page and the toolbar package pkg/toolbar, which its pre_build
+# hook builds), and serves it with a live demo session. Usage: scripts/demo.sh [--port N]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/env.sh
 bash scripts/setup.sh
-echo "==> trunk build --release (the toolbar)" >&2
+echo "==> trunk build --release (the demo page and pkg/toolbar)" >&2
 trunk build --release
 echo "==> cargo build --release -p ctxguard-cli" >&2
 cargo build --release -p ctxguard-cli

@@ -40,6 +40,16 @@ if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/ch
   apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei >/dev/null
 fi
 
+# redis-server for the relay's Redis-store tests (each test starts its own on a free port, persistence off).
+if ! has_version redis-server "v=7"; then
+  step "installing Debian's redis-server"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq redis-server >/dev/null
+  # The relay's tests start their own servers; Debian's service is not needed.
+  if command -v systemctl >/dev/null 2>&1; then systemctl disable --now redis-server >/dev/null 2>&1 || true; fi
+fi
+
 if [ "$want_web_tools" = 1 ]; then
   if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
     step "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 4 minutes)"

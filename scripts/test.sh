@@ -22,8 +22,13 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test (native: unit, property and conformance tests; fuzz/checks replays the fuzz corpus and regressions)"
 cargo test --workspace
 
-step "cargo clippy (wasm32: ctxguard-core with its JS facade)"
+step "cargo clippy (wasm32: ctxguard-core with its JS facade, the toolbar, the preview engine)"
 cargo clippy -p ctxguard-core --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p ctxguard-web --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p ctxguard-web --target wasm32-unknown-unknown --no-default-features --features engine -- -D warnings
+
+step "scripts/check-contracts.sh (every wire contract is core's)"
+bash scripts/check-contracts.sh
 
 step "ctxguard conformance tests/conformance/vectors.jsonl"
 cargo run -q -p ctxguard-cli --release -- conformance tests/conformance/vectors.jsonl

@@ -62,9 +62,25 @@ pub enum Command {
         #[arg(long)]
         auto_compact_limit: Option<i64>,
     },
-    /// Serve the status toolbar and its SSE API (a built-in demo session and/or a replayed recording).
-    #[command(group(clap::ArgGroup::new("source").required(true).multiple(true).args(["demo", "replay"])))]
-    Serve(ServeArgs),
+    /// Run the status relay: backends publish status events, browsers follow them (plus the
+    /// toolbar, and optionally a built-in demo session and a replayed recording).
+    Serve(Box<ServeArgs>),
+    /// Print a read token for one session of a relay that has a read secret.
+    Token(TokenArgs),
+}
+
+/// Options of `ctxguard token`.
+#[derive(Debug, clap::Args)]
+pub struct TokenArgs {
+    /// The session the token reads.
+    #[arg(long)]
+    pub session: String,
+    /// Seconds until the token expires.
+    #[arg(long, default_value_t = 86_400, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ttl_secs: u64,
+    /// The read secret, as the server takes it (default: $CTXGUARD_READ_SECRET).
+    #[arg(long, value_name = "FILE")]
+    pub read_secret_file: Option<PathBuf>,
 }
 
 /// Options of `ctxguard serve`.
@@ -112,4 +128,56 @@ pub struct ServeArgs {
     /// The built toolbar (default: dist/ at the repository root).
     #[arg(long)]
     pub dist: Option<PathBuf>,
+    /// The publish token, for backends (default: $CTXGUARD_PUBLISH_TOKEN; neither: publishing off).
+    #[arg(long, value_name = "FILE")]
+    pub publish_token_file: Option<PathBuf>,
+    /// The secret read tokens are signed with (default: $CTXGUARD_READ_SECRET; neither: reads open).
+    #[arg(long, value_name = "FILE")]
+    pub read_secret_file: Option<PathBuf>,
+    /// An origin allowed to read cross-origin (CORS), e.g. https://chat.example.com; repeatable.
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+    /// Where sessions live: memory, or redis://HOST:PORT[/DB] to share them between instances.
+    #[arg(
+        long,
+        default_value = "memory",
+        value_name = "memory|redis://HOST:PORT[/DB]"
+    )]
+    pub store: String,
+    /// Events kept per session for resumes.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub buffer: u64,
+    /// Most sessions held; past it the least recently active one without open streams is evicted.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_sessions: u64,
+    /// Seconds without a publish or an open stream after which a session is forgotten.
+    #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
+    pub session_idle_secs: u64,
+    /// Largest publish body, in bytes.
+    #[arg(long, default_value_t = 256 * 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_body_bytes: u64,
+    /// Seconds a request head has to arrive whole (decimals allowed).
+    #[arg(long, default_value = "10", value_parser = seconds)]
+    pub header_read_timeout_secs: std::time::Duration,
+    /// Seconds a connection with no request in flight stays open (decimals allowed).
+    #[arg(long, default_value = "60", value_parser = seconds)]
+    pub idle_timeout_secs: std::time::Duration,
+    /// Seconds between keep-alive comments on an idle stream (decimals allowed).
+    #[arg(long, default_value = "15", value_parser = seconds)]
+    pub keep_alive_secs: std::time::Duration,
+    /// Most connections open at once; past it a connection gets a JSON 503
+    /// (default: 10000, or less to fit the open-file limit).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: Option<u64>,
+}
+
+/// A positive number of seconds, decimals allowed.
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    let secs: f64 = text
+        .parse()
+        .map_err(|_| format!("{text} is not a number of seconds"))?;
+    if !(secs.is_finite() && secs > 0.0 && secs < 1e9) {
+        return Err(format!("{text} must be a positive number of seconds"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }

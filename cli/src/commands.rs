@@ -5,6 +5,7 @@ mod count;
 mod limits;
 mod preview;
 mod serve;
+mod token;
 
 use crate::args::Command;
 use anyhow::Result;
@@ -36,6 +37,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
             max_output,
             auto_compact_limit,
         } => limits::run(&model, context_window, max_output, auto_compact_limit),
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(*args),
+        Command::Token(args) => token::run(&args),
     }
 }

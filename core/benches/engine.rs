@@ -1,11 +1,21 @@
-//! Native benchmarks of issue 6, each beside the plain tiktoken-rs baseline in
-//! the same run: count, cut (head/tail truncate), the no-whitespace worst
-//! cases, the attachment preview (8 attachments, 10 MB) and the ledger snapshot
-//! after one appended message on a ~1.7 M-token history vs a full recount.
+//! Native benchmarks, each beside its baselines in the same run:
 //!
-//! Inputs are the deterministic corpora of `tests/bench/corpus.mjs` (the same
-//! bytes the browser bench counts), read from `$CTXGUARD_BENCH_CORPUS`, or
-//! generated into a temporary folder with `node` when that is unset.
+//! - `cold` (issue 11): the first count of a text in a fresh process, by
+//!   ctxguard and the other exact Rust tokenizers (toktok-rs, bpe-openai,
+//!   tiktoken-rs), on real English and Chinese documentation, source code,
+//!   the mixed and prose corpora and the no-whitespace worst cases; each
+//!   sample is a child process of this binary (see [`cold`]), which also
+//!   reports the tokenizer's set-up time and memory;
+//! - `count`: the same text counted again and again in one process (what a
+//!   tokenizer's cross-call cache makes of a text it has seen);
+//! - issue 6: cut (head/tail truncate), the attachment preview (8
+//!   attachments, 10 MB) and the ledger snapshot after one appended message
+//!   on a ~1.7 M-token history vs a full recount.
+//!
+//! Inputs are the deterministic corpora of `tests/bench/corpus.mjs` and
+//! `tests/bench/real.mjs` (the same bytes the browser bench counts), read
+//! from `$CTXGUARD_BENCH_CORPUS`, or generated into a temporary folder with
+//! `node` when that is unset.
 //!
 //! Run: `scripts/bench.sh` (short measurement, writes BENCHMARKS.md), or
 //! `cargo bench -p ctxguard-core --bench engine [-- FILTER]`.
@@ -15,7 +25,119 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
+    if let Ok(spec) = std::env::var(cold::CHILD) {
+        cold::child(&spec);
+        return;
+    }
     native::main();
+}
+
+/// Cold counts: every sample is a fresh process (this binary, re-run with
+/// `CTXGUARD_BENCH_CHILD=tokenizer:file`) that sets its tokenizer up, counts
+/// a short probe, then times one count of the file: the first count of that
+/// text in the process, as a host that counts a document once sees it.
+#[cfg(not(target_arch = "wasm32"))]
+mod cold {
+    use std::time::{Duration, Instant};
+
+    /// The variable that makes this binary a cold-count child.
+    pub const CHILD: &str = "CTXGUARD_BENCH_CHILD";
+
+    /// What one child measured.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Sample {
+        pub setup: Duration,
+        pub count: Duration,
+        pub tokens: usize,
+        /// Resident memory the set-up added, and the process's peak, in KiB.
+        pub setup_kib: u64,
+        pub peak_kib: u64,
+    }
+
+    /// A line of `/proc/self/status` in KiB (0 where there is none).
+    fn status_kib(field: &str) -> u64 {
+        std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with(field))
+                    .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            })
+            .unwrap_or(0)
+    }
+
+    /// A counting function over the set-up tokenizer.
+    type Counter = Box<dyn Fn(&str) -> usize>;
+
+    fn set_up(name: &str) -> Counter {
+        match name {
+            "ctxguard" => {
+                let e = ctxguard_core::tokens::TokenCounter::for_model("gpt-4o");
+                Box::new(move |t| ctxguard_core::tokens::len_of_tokens(e.count_text(t)))
+            }
+            "toktok-rs" => {
+                let t = toktok::Tokenizer::builtin("o200k_base").expect("toktok has o200k");
+                Box::new(move |s| t.count(s.as_bytes()))
+            }
+            "bpe-openai" => {
+                let t = bpe_openai::o200k_base();
+                Box::new(move |s| t.count(s))
+            }
+            "tiktoken-rs" => {
+                let t = tiktoken_rs::o200k_base_singleton();
+                Box::new(move |s| t.encode_ordinary(s).len())
+            }
+            other => panic!("unknown tokenizer {other}"),
+        }
+    }
+
+    /// The child: `spec` is `tokenizer:file`; prints one line of numbers.
+    pub fn child(spec: &str) {
+        let (name, file) = spec
+            .split_once(':')
+            .expect("CTXGUARD_BENCH_CHILD=tokenizer:file");
+        let text = std::fs::read_to_string(file).expect("the input file is readable");
+        let before = status_kib("VmRSS:");
+        let t = Instant::now();
+        let count = set_up(name);
+        std::hint::black_box(count("hello world"));
+        let setup = t.elapsed();
+        let setup_kib = status_kib("VmRSS:").saturating_sub(before);
+        let t = Instant::now();
+        let tokens = count(std::hint::black_box(&text));
+        let elapsed = t.elapsed();
+        println!(
+            "{} {} {tokens} {setup_kib} {}",
+            setup.as_nanos(),
+            elapsed.as_nanos(),
+            status_kib("VmHWM:")
+        );
+    }
+
+    /// Runs one child and reads its numbers.
+    pub fn sample(name: &str, file: &std::path::Path) -> Sample {
+        let out = std::process::Command::new(std::env::current_exe().expect("own path"))
+            .env(CHILD, format!("{name}:{}", file.display()))
+            .output()
+            .expect("the bench binary re-runs itself");
+        assert!(
+            out.status.success(),
+            "{name} child failed on {}",
+            file.display()
+        );
+        let line = String::from_utf8_lossy(&out.stdout);
+        let v: Vec<u128> = line
+            .split_whitespace()
+            .map(|x| x.parse().expect("a number"))
+            .collect();
+        Sample {
+            setup: Duration::from_nanos(v[0] as u64),
+            count: Duration::from_nanos(v[1] as u64),
+            tokens: v[2] as usize,
+            setup_kib: v[3] as u64,
+            peak_kib: v[4] as u64,
+        }
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -25,7 +147,7 @@ mod native {
     use ctxguard_core::budget::context_limits;
     use ctxguard_core::ledger::Ledger;
     use ctxguard_core::metrics;
-    use ctxguard_core::tokens::TokenCounter;
+    use ctxguard_core::tokens::{tokens_of_len, TokenCounter, Tokens};
     use ctxguard_core::tool_output::{truncate_body, TruncationPolicy};
     use ctxguard_core::Message;
     use std::hint::black_box;
@@ -34,18 +156,28 @@ mod native {
     use tiktoken_rs::CoreBPE;
 
     const MODEL: &str = "gpt-4o";
-    /// The first size of the one-piece inputs tried with tiktoken-rs (see `feasible_size`).
+    /// A quarter of the prefix of the one-piece inputs on which counts are compared with tiktoken-rs (quadratic on them).
     const SMALL: usize = 16 * 1024;
     /// History size of the snapshot bench.
-    const HISTORY_TOKENS: usize = 1_700_000;
+    const HISTORY_TOKENS: Tokens = 1_700_000;
 
     struct Corpus {
+        dir: PathBuf,
         mixed: String,
         prose: String,
         a: String,
         letters: String,
         base64: String,
+        en: String,
+        zh: String,
+        code: String,
     }
+
+    /// The inputs of the cold and count groups, by file name.
+    const COLD_INPUTS: [&str; 8] = [
+        "en", "zh", "code", "mixed", "prose", "letters", "a", "base64",
+    ];
+    const COUNT_INPUTS: [&str; 5] = ["en", "zh", "code", "mixed", "prose"];
 
     fn corpus_dir() -> PathBuf {
         if let Some(dir) = std::env::var_os("CTXGUARD_BENCH_CORPUS") {
@@ -72,6 +204,10 @@ mod native {
                 .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
         };
         Corpus {
+            dir: dir.clone(),
+            en: read("en"),
+            zh: read("zh"),
+            code: read("code"),
             mixed: read("mixed"),
             prose: read("prose"),
             a: read("a"),
@@ -102,29 +238,35 @@ mod native {
         out
     }
 
-    fn tiktoken_count(bpe: &CoreBPE, text: &str) -> usize {
-        bpe.encode_ordinary(text).len()
+    fn tiktoken_count(bpe: &CoreBPE, text: &str) -> Tokens {
+        tokens_of_len(bpe.encode_ordinary(text).len())
     }
 
     /// tiktoken-rs's head/tail cut: encode once, decode the first and last tokens lossily.
     fn tiktoken_head_tail(
         bpe: &CoreBPE,
         text: &str,
-        head: usize,
-        tail: usize,
-    ) -> (String, String, usize) {
+        head: Tokens,
+        tail: Tokens,
+    ) -> (String, String, Tokens) {
         let ids = bpe.encode_ordinary(text);
         let total = ids.len();
-        let head = head.min(total);
-        let tail = tail.min(total - head);
+        let head = usize::try_from(head).expect("a small head").min(total);
+        let tail = usize::try_from(tail)
+            .expect("a small tail")
+            .min(total - head);
         let decode = |ids: &[u32]| {
             String::from_utf8_lossy(&bpe.decode_bytes(ids).expect("known ranks")).into_owned()
         };
-        (decode(&ids[..head]), decode(&ids[total - tail..]), total)
+        (
+            decode(&ids[..head]),
+            decode(&ids[total - tail..]),
+            tokens_of_len(total),
+        )
     }
 
     /// A plain full recount with tiktoken-rs, as the reference's `count_messages` does it.
-    fn tiktoken_count_messages(bpe: &CoreBPE, messages: &[Message]) -> usize {
+    fn tiktoken_count_messages(bpe: &CoreBPE, messages: &[Message]) -> Tokens {
         messages
             .iter()
             .map(|m| {
@@ -134,7 +276,7 @@ mod native {
                 };
                 4 + tiktoken_count(bpe, &m.role) + tiktoken_count(bpe, text)
             })
-            .sum::<usize>()
+            .sum::<Tokens>()
             + 3
     }
 
@@ -144,9 +286,11 @@ mod native {
         let n = TokenCounter::for_model(MODEL).count_text("hello world");
         let ours = t.elapsed();
         let t = Instant::now();
-        let m = tiktoken_rs::o200k_base_singleton()
-            .encode_ordinary("hello world")
-            .len();
+        let m = tokens_of_len(
+            tiktoken_rs::o200k_base_singleton()
+                .encode_ordinary("hello world")
+                .len(),
+        );
         let theirs = t.elapsed();
         assert_eq!(n, m);
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -179,13 +323,148 @@ mod native {
         target.join("criterion")
     }
 
+    impl Corpus {
+        fn get(&self, name: &str) -> &str {
+            match name {
+                "en" => &self.en,
+                "zh" => &self.zh,
+                "code" => &self.code,
+                "mixed" => &self.mixed,
+                "prose" => &self.prose,
+                "letters" => &self.letters,
+                "a" => &self.a,
+                "base64" => &self.base64,
+                other => panic!("no input {other}"),
+            }
+        }
+    }
+
+    /// The baselines whose counts equal tiktoken-rs's on every input (others are left out, and said so).
+    fn exact_baselines(corpus: &Corpus, bpe: &CoreBPE) -> Vec<&'static str> {
+        let toktok = toktok::Tokenizer::builtin("o200k_base").expect("toktok has o200k");
+        let gems = bpe_openai::o200k_base();
+        let mut exact = vec!["ctxguard"];
+        let mut notes = Vec::new();
+        for name in ["toktok-rs", "bpe-openai", "tiktoken-rs"] {
+            let mut same = true;
+            for input in COLD_INPUTS {
+                let text = corpus.get(input);
+                // tiktoken-rs is quadratic on one long piece: compare on a prefix of the worst cases.
+                let text = if matches!(input, "a" | "letters") {
+                    prefix(text, SMALL * 4)
+                } else {
+                    text
+                };
+                let want = bpe.encode_ordinary(text).len();
+                let got = match name {
+                    "toktok-rs" => toktok.count(text.as_bytes()),
+                    "bpe-openai" => gems.count(text),
+                    _ => want,
+                };
+                if got != want {
+                    notes.push(format!(
+                        "{name} counts {got} tokens on {input}, tiktoken-rs {want}"
+                    ));
+                    same = false;
+                }
+            }
+            if same {
+                exact.push(name);
+            }
+        }
+        let dir = criterion_dir();
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join("baselines.txt"), notes.join("\n"));
+        for n in &notes {
+            println!("excluded from the baselines: {n}");
+        }
+        exact
+    }
+
+    /// Cold counts (see [`crate::cold`]): each sample a fresh process; also writes the
+    /// set-up time and memory of each tokenizer to `cold.txt` for the report.
+    fn cold(c: &mut Criterion, corpus: &Corpus, tokenizers: &[&str]) {
+        let mut g = c.benchmark_group("cold");
+        g.sampling_mode(SamplingMode::Flat);
+        g.sample_size(10);
+        g.warm_up_time(Duration::from_millis(1));
+        g.measurement_time(Duration::from_millis(1));
+        let mut lines = Vec::new();
+        for input in COLD_INPUTS {
+            let file = corpus.dir.join(format!("{input}.txt"));
+            let bytes = corpus.get(input).len();
+            g.throughput(Throughput::Bytes(bytes as u64));
+            for &name in tokenizers {
+                let mut samples = Vec::new();
+                g.bench_function(format!("{name}/{input}"), |b| {
+                    b.iter_custom(|iters| {
+                        (0..iters)
+                            .map(|_| {
+                                let s = crate::cold::sample(name, &file);
+                                samples.push(s);
+                                s.count
+                            })
+                            .sum()
+                    })
+                });
+                if samples.is_empty() {
+                    continue; // filtered out on the command line
+                }
+                let med = |f: &dyn Fn(&crate::cold::Sample) -> f64| {
+                    let mut v: Vec<f64> = samples.iter().map(f).collect();
+                    v.sort_by(f64::total_cmp);
+                    v[v.len() / 2]
+                };
+                lines.push(format!(
+                    "{name} {input} {} {} {} {} {}",
+                    med(&|s| s.setup.as_secs_f64() * 1e3),
+                    med(&|s| s.count.as_secs_f64() * 1e3),
+                    med(&|s| s.setup_kib as f64),
+                    med(&|s| s.peak_kib as f64),
+                    samples[0].tokens
+                ));
+            }
+        }
+        g.finish();
+        let dir = criterion_dir();
+        let _ = std::fs::create_dir_all(&dir);
+        // name input setup_ms count_ms setup_kib peak_kib tokens (medians of the samples)
+        let _ = std::fs::write(dir.join("cold.txt"), lines.join("\n") + "\n");
+    }
+
+    /// One text counted again and again in one process: what cross-call caches make of a text seen before.
+    fn count_again(c: &mut Criterion, corpus: &Corpus, tokenizers: &[&str]) {
+        let toktok = toktok::Tokenizer::builtin("o200k_base").expect("toktok has o200k");
+        let gems = bpe_openai::o200k_base();
+        let ours = ctxguard_core::bpe::o200k_base();
+        let tik = tiktoken_rs::o200k_base_singleton();
+        let mut g = c.benchmark_group("again");
+        g.sampling_mode(SamplingMode::Flat);
+        for input in COUNT_INPUTS {
+            let text = corpus.get(input);
+            g.throughput(Throughput::Bytes(text.len() as u64));
+            for &name in tokenizers {
+                g.bench_function(format!("{name}/{input}"), |b| match name {
+                    "ctxguard" => b.iter(|| ours.count_ordinary(black_box(text))),
+                    "toktok-rs" => b.iter(|| toktok.count(black_box(text).as_bytes())),
+                    "bpe-openai" => b.iter(|| gems.count(black_box(text))),
+                    _ => b.iter(|| tik.encode_ordinary(black_box(text)).len()),
+                });
+            }
+        }
+        g.finish();
+    }
+
     fn check_equal(counter: &TokenCounter, bpe: &CoreBPE, c: &Corpus) {
         for (name, text) in [
             ("mixed", c.mixed.as_str()),
             ("prose", c.prose.as_str()),
+            ("en", c.en.as_str()),
+            ("zh", c.zh.as_str()),
+            ("code", c.code.as_str()),
             ("base64", c.base64.as_str()),
-            ("a (16 KiB)", prefix(&c.a, SMALL)),
-            ("letters (16 KiB)", prefix(&c.letters, SMALL)),
+            ("a (64 KiB)", prefix(&c.a, SMALL * 4)),
+            ("letters (64 KiB)", prefix(&c.letters, SMALL * 4)),
         ] {
             assert_eq!(
                 counter.encode(text),
@@ -195,18 +474,10 @@ mod native {
         }
     }
 
-    fn count(c: &mut Criterion, corpus: &Corpus, counter: &TokenCounter, bpe: &CoreBPE) {
+    /// cl100k (gpt-4) beside tiktoken-rs on the mixed corpus.
+    fn count_cl100k(c: &mut Criterion, corpus: &Corpus) {
         let mut g = c.benchmark_group("count");
         g.sampling_mode(SamplingMode::Flat);
-        for (name, text) in [("mixed", &corpus.mixed), ("prose", &corpus.prose)] {
-            g.throughput(Throughput::Bytes(text.len() as u64));
-            g.bench_function(format!("ctxguard/{name}"), |b| {
-                b.iter(|| counter.count_text(black_box(text)))
-            });
-            g.bench_function(format!("tiktoken-rs/{name}"), |b| {
-                b.iter(|| tiktoken_count(bpe, black_box(text)))
-            });
-        }
         let cl = TokenCounter::for_model("gpt-4");
         let cl_bpe = tiktoken_rs::cl100k_base_singleton();
         let text = &corpus.mixed;
@@ -246,68 +517,6 @@ mod native {
             b.iter(|| truncate_body(black_box(text), TruncationPolicy::tokens(10_000), counter))
         });
         g.finish();
-    }
-
-    fn worst(c: &mut Criterion, corpus: &Corpus, counter: &TokenCounter, bpe: &CoreBPE) {
-        let mut g = c.benchmark_group("worst");
-        g.sampling_mode(SamplingMode::Flat);
-        let cases: [(&str, &str); 4] = [
-            ("prose", &corpus.prose),
-            ("a", &corpus.a),
-            ("letters", &corpus.letters),
-            ("base64", &corpus.base64),
-        ];
-        for (name, text) in cases {
-            g.throughput(Throughput::Bytes(text.len() as u64));
-            g.bench_function(format!("ctxguard/{name}-1MB"), |b| {
-                b.iter(|| counter.count_text(black_box(text)))
-            });
-            if matches!(name, "prose" | "base64") {
-                g.bench_function(format!("tiktoken-rs/{name}-1MB"), |b| {
-                    b.iter(|| tiktoken_count(bpe, black_box(text)))
-                });
-            }
-        }
-        // tiktoken-rs on the one-piece inputs: at 1 MB when it can, else at the largest size it can.
-        for (name, text) in [("a", &corpus.a), ("letters", &corpus.letters)] {
-            let size = feasible_size(bpe, text);
-            let part = prefix(text, size);
-            let label = if size == text.len() {
-                format!("{name}-1MB")
-            } else {
-                format!("{name}-{}KiB", size / 1024)
-            };
-            g.throughput(Throughput::Bytes(part.len() as u64));
-            if size != text.len() {
-                g.bench_function(format!("ctxguard/{label}"), |b| {
-                    b.iter(|| counter.count_text(black_box(part)))
-                });
-            }
-            g.bench_function(format!("tiktoken-rs/{label}"), |b| {
-                b.iter(|| tiktoken_count(bpe, black_box(part)))
-            });
-        }
-        g.finish();
-    }
-
-    /// The largest of 16 KiB × 4ⁿ (up to all of `text`) at which tiktoken-rs's one-shot time,
-    /// extrapolated quadratically to the next size, stays under 3 s: its merge is
-    /// quadratic in the length of one piece, and `a`/letters are one piece.
-    fn feasible_size(bpe: &CoreBPE, text: &str) -> usize {
-        let mut size = SMALL.min(text.len());
-        loop {
-            let t = Instant::now();
-            black_box(tiktoken_count(bpe, prefix(text, size)));
-            let secs = t.elapsed().as_secs_f64();
-            if size >= text.len() {
-                return text.len();
-            }
-            let next = (size * 4).min(text.len());
-            if secs * (next as f64 / size as f64).powi(2) > 3.0 {
-                return size;
-            }
-            size = next;
-        }
     }
 
     /// 8 attachments totalling 10 MB in one user message, as the clients write them.
@@ -367,7 +576,7 @@ mod native {
                 bodies
                     .iter()
                     .map(|t| counter.count_text(black_box(t)))
-                    .sum::<usize>()
+                    .sum::<Tokens>()
             })
         });
         g.bench_function("tiktoken-rs/count-once-8x1.25MB", |b| {
@@ -375,7 +584,7 @@ mod native {
                 bodies
                     .iter()
                     .map(|t| tiktoken_count(bpe, black_box(t)))
-                    .sum::<usize>()
+                    .sum::<Tokens>()
             })
         });
         g.finish();
@@ -463,9 +672,11 @@ mod native {
             .warm_up_time(Duration::from_secs(1))
             .measurement_time(Duration::from_secs(2))
             .configure_from_args();
-        count(&mut c, &corpus, &counter, bpe);
+        let tokenizers = exact_baselines(&corpus, bpe);
+        cold(&mut c, &corpus, &tokenizers);
+        count_again(&mut c, &corpus, &tokenizers);
+        count_cl100k(&mut c, &corpus);
         cut(&mut c, &corpus, &counter, bpe);
-        worst(&mut c, &corpus, &counter, bpe);
         preview(&mut c, &corpus, &counter, bpe);
         snapshot(&mut c, &corpus, &counter, bpe);
         c.final_summary();

@@ -29,26 +29,6 @@ fn main() {
         e.encode_ordinary("warm");
         e
     });
-    let (n, pre_t) = secs(|| {
-        ctxguard_core::bpe::pretokenize::pieces(
-            &text,
-            ctxguard_core::bpe::pretokenize::Pattern::O200k,
-        )
-        .count()
-    });
-    let (hits, look_t) = secs(|| {
-        ctxguard_core::bpe::pretokenize::pieces(
-            &text,
-            ctxguard_core::bpe::pretokenize::Pattern::O200k,
-        )
-        .filter(|p| ours.vocabulary().rank(p.as_bytes()).is_some())
-        .count()
-    });
-    println!(
-        "pre-tokenize only: {:.1} MB/s ({n} pieces); + whole-piece lookup {:.1} MB/s ({hits} hits)",
-        mb / pre_t,
-        mb / look_t
-    );
     let (a, ours_t) = secs(|| ours.count_ordinary(&text));
     let (b, theirs_t) = secs(|| theirs.encode_ordinary(&text).len());
     assert_eq!(a, b, "token counts differ");

@@ -4,209 +4,59 @@
 //! - The vocabularies are generated at build time from tiktoken-rs's data
 //!   (`build.rs`): o200k as one length byte per rank plus the token bytes in
 //!   rank order, cl100k and r50k as references into o200k and cl100k
-//!   ([`tables`]), embedded with `include_bytes!`; start-up only fills an
-//!   open-addressing table of ranks (O(vocabulary)).
-//! - Pre-tokenization is hand-written ([`pretokenize`]) instead of a regex.
-//! - Merging follows tiktoken's rule: a scan for short pieces, a radix heap
-//!   for long ones ([`merge`], [`queue`]), with per-call memos of pieces
-//!   ([`memo`]) and of pairs.
+//!   (`tables`), embedded with `include_bytes!`; start-up only fills an
+//!   open-addressing table of ranks (O(vocabulary), `vocab`).
+//! - Pre-tokenization is hand-written (`pretokenize`) instead of a regex.
+//! - Merging follows tiktoken's rule: a scan for short pieces, a tournament
+//!   tree for longer ones (`merge`), with per-call memos of pieces
+//!   (`memo`) and of pairs; pieces longer than a window are merged window by
+//!   window with checked junctions (`window`), so one count's working memory
+//!   stays bounded whatever the text.
 //!
-//! tiktoken-rs stays the oracle: the differential tests compare both engines
-//! on the conformance corpus and on generated text.
+//! Only [`Encoder`] and the four shared encoders are public. tiktoken-rs stays
+//! the oracle: the differential tests compare both engines on the conformance
+//! corpus and on generated text.
 
-pub mod memo;
-pub mod merge;
-pub mod pretokenize;
-pub mod queue;
-pub mod tables;
-pub mod unicode;
+mod memo;
+mod merge;
+pub(crate) mod pretokenize;
+mod sink;
+mod tables;
+pub(crate) mod unicode;
+mod vocab;
+mod window;
 
 use pretokenize::Pattern;
-use std::borrow::Cow;
+use sink::{Count, Sink};
 use std::sync::LazyLock;
 use tables::Tokens;
+use vocab::Vocabulary;
 
-/// One vocabulary: token bytes by rank, and a rank lookup by bytes.
-pub struct Vocabulary {
-    data: Cow<'static, [u8]>,
-    /// Byte offset of each rank's bytes in `data`; one extra entry at the end.
-    offsets: Vec<u32>,
-    /// Open-addressing table of `tag << RANK_BITS | (rank + 1)` (0 = empty); the tag is 14 bits of
-    /// the key's hash, so most probes of a non-token are rejected without reading token bytes.
-    table: Vec<u32>,
-    mask: usize,
-    max_token_len: usize,
-    /// Rank of every two-byte token by `(b0 << 8) | b1`, `u32::MAX` when none: merges start with these.
-    pairs: Vec<u32>,
-    /// Rank of every single byte (`u32::MAX` if a byte were not a token).
-    bytes: [u32; 256],
+/// A buffer of the engine could not grow: how many bytes it asked for in all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OutOfMemory {
+    pub(crate) bytes: usize,
 }
 
-impl std::fmt::Debug for Vocabulary {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Vocabulary")
-            .field("tokens", &self.len())
-            .finish()
-    }
-}
-
-#[inline]
-fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        // Little-endian, zero-padded; a byte loop rather than a copy (no memcpy call).
-        let w = rest
-            .iter()
-            .enumerate()
-            .fold(0u64, |w, (i, &b)| w | u64::from(b) << (8 * i));
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    h ^ (h >> 29)
-}
-
-/// Byte equality of short slices, eight bytes at a time: inline, where slice
-/// equality calls `memcmp` (a byte loop in wasm, a call natively).
-#[inline]
-pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (p, q) in (&mut x).zip(&mut y) {
-        let p = u64::from_le_bytes([p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]);
-        let q = u64::from_le_bytes([q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]]);
-        if p != q {
-            return false;
-        }
-    }
-    x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
-}
-
-/// Bits of a table slot that hold `rank + 1` (every vocabulary has fewer than 2^18 ranks).
-const RANK_BITS: u32 = 18;
-const RANK_MASK: u32 = (1 << RANK_BITS) - 1;
-
-/// The slot tag of a hash: bits that the table index (the low bits) does not use.
-#[inline]
-fn tag(h: u64) -> u32 {
-    ((h >> 48) as u32) << RANK_BITS
-}
-
-impl Vocabulary {
-    /// Builds the lookup over a vocabulary's tokens (see [`tables`]). O(number of tokens).
-    fn from_tokens(tokens: Tokens) -> Self {
-        let mut offsets = Vec::with_capacity(tokens.lens.len() + 1);
-        let mut at = 0u32;
-        let mut max_token_len = 0;
-        for &len in tokens.lens.iter() {
-            offsets.push(at);
-            at += u32::from(len);
-            max_token_len = max_token_len.max(len as usize);
-        }
-        offsets.push(at);
-        let data = tokens.data;
-        let count = offsets.len() - 1;
-        assert!(
-            count < RANK_MASK as usize,
-            "vocabulary of {count} ranks does not fit the table's {RANK_BITS}-bit rank field"
-        );
-        let slots = (count * 2).next_power_of_two().max(16);
-        let mask = slots - 1;
-        let mut slots_vec = vec![0u32; slots];
-        for rank in 0..count {
-            let (a, b) = (offsets[rank] as usize, offsets[rank + 1] as usize);
-            if a == b {
-                continue; // special token or unused rank
-            }
-            let h = hash(&data[a..b]);
-            let mut i = h as usize & mask;
-            while slots_vec[i] != 0 {
-                i = (i + 1) & mask;
-            }
-            slots_vec[i] = tag(h) | (rank as u32 + 1);
-        }
-        let mut pairs = vec![u32::MAX; 1 << 16];
-        let mut bytes = [u32::MAX; 256];
-        for rank in 0..count {
-            let (a, b) = (offsets[rank] as usize, offsets[rank + 1] as usize);
-            match b - a {
-                1 => bytes[usize::from(data[a])] = rank as u32,
-                2 => pairs[(usize::from(data[a]) << 8) | usize::from(data[a + 1])] = rank as u32,
-                _ => {}
-            }
-        }
-        Vocabulary {
-            data,
-            offsets,
-            table: slots_vec,
-            mask,
-            max_token_len,
-            pairs,
-            bytes,
-        }
-    }
-
-    /// Number of ranks (including unused ones).
-    pub fn len(&self) -> usize {
-        self.offsets.len() - 1
-    }
-
-    /// Whether the vocabulary has no tokens.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The bytes of `rank` (empty for unknown ranks).
+impl OutOfMemory {
+    /// Makes room for `additional` more items in `v` (growing it as `Vec` does), or says what was refused.
     #[inline]
-    pub fn token_bytes(&self, rank: u32) -> &[u8] {
-        let r = rank as usize;
-        if r + 1 >= self.offsets.len() {
-            return &[];
+    pub(crate) fn reserve<T>(v: &mut Vec<T>, additional: usize) -> Result<(), OutOfMemory> {
+        if v.capacity() - v.len() >= additional {
+            return Ok(());
         }
-        &self.data[self.offsets[r] as usize..self.offsets[r + 1] as usize]
+        v.try_reserve(additional).map_err(|_| OutOfMemory {
+            bytes: v
+                .len()
+                .saturating_add(additional)
+                .saturating_mul(std::mem::size_of::<T>()),
+        })
     }
+}
 
-    /// The rank of a two-byte sequence, or `u32::MAX`: one array read.
-    #[inline]
-    pub fn pair_rank(&self, b0: u8, b1: u8) -> u32 {
-        self.pairs[(usize::from(b0) << 8) | usize::from(b1)]
-    }
-
-    /// The rank of one byte as a token (every byte is one in tiktoken's vocabularies).
-    #[inline]
-    pub fn byte_rank(&self, b: u8) -> u32 {
-        self.bytes[usize::from(b)]
-    }
-
-    /// The rank of exactly these bytes, if they are a token.
-    #[inline]
-    pub fn rank(&self, bytes: &[u8]) -> Option<u32> {
-        if bytes.is_empty() || bytes.len() > self.max_token_len {
-            return None;
-        }
-        let h = hash(bytes);
-        let want = tag(h);
-        let mut i = h as usize & self.mask;
-        loop {
-            let slot = self.table[i];
-            if slot == 0 {
-                return None;
-            }
-            if slot & !RANK_MASK == want {
-                let rank = (slot & RANK_MASK) - 1;
-                if same_bytes(self.token_bytes(rank), bytes) {
-                    return Some(rank);
-                }
-            }
-            i = (i + 1) & self.mask;
-        }
+impl From<OutOfMemory> for crate::Error {
+    fn from(e: OutOfMemory) -> Self {
+        crate::Error::OutOfMemory { bytes: e.bytes }
     }
 }
 
@@ -217,6 +67,21 @@ pub struct Encoder {
     pattern: Pattern,
 }
 
+/// Below this many bytes a text is counted without the piece memo (its table would cost more).
+const MEMO_FROM: usize = 4096;
+/// Bytes of text encoded per call of `Encoder::run_span`.
+const SPAN: usize = 16 << 10;
+
+/// What encoding one text carries from span to span.
+struct RunState {
+    /// The tokens of the piece being merged.
+    tokens: Vec<u32>,
+    memo: memo::PieceMemo,
+    memoise: bool,
+    /// Where the next piece starts.
+    at: usize,
+}
+
 impl Encoder {
     fn new(tokens: Tokens, pattern: Pattern) -> Self {
         Encoder {
@@ -225,47 +90,100 @@ impl Encoder {
         }
     }
 
-    /// The vocabulary.
-    pub fn vocabulary(&self) -> &Vocabulary {
-        &self.vocab
-    }
-
     /// Ordinary encoding (special-token text is plain text), token for token as tiktoken.
+    ///
+    /// Aborts, as a `Vec` that cannot grow does, if memory runs out; see [`Self::try_encode_ordinary`].
     pub fn encode_ordinary(&self, text: &str) -> Vec<u32> {
-        let mut out = Vec::with_capacity(text.len() / 3 + 1);
-        self.for_each_piece(text, |tokens| out.extend_from_slice(tokens));
-        out
+        self.try_encode_ordinary(text).unwrap_or_else(out_of_memory)
     }
 
     /// Number of tokens of `text`, without collecting them.
+    ///
+    /// Aborts, as a `Vec` that cannot grow does, if memory runs out; see [`Self::try_count_ordinary`].
     pub fn count_ordinary(&self, text: &str) -> usize {
-        let mut count = 0;
-        self.for_each_piece(text, |tokens| count += tokens.len());
-        count
+        self.try_count_ordinary(text).unwrap_or_else(out_of_memory)
     }
 
-    /// Encodes `text` piece by piece, handing each piece's tokens to `sink`.
+    /// [`Self::encode_ordinary`], or [`crate::Error::OutOfMemory`] when a buffer cannot grow.
+    pub fn try_encode_ordinary(&self, text: &str) -> crate::Result<Vec<u32>> {
+        let mut out = Vec::new();
+        OutOfMemory::reserve(&mut out, text.len() / 4 + 1)?;
+        self.run(text, &mut out, &mut merge::Scratch::for_text(text.len()))?;
+        Ok(out)
+    }
+
+    /// [`Self::count_ordinary`], or [`crate::Error::OutOfMemory`] when a buffer cannot grow.
+    ///
+    /// The working memory of one count is bounded by a constant whatever the
+    /// text's length or its longest piece — at most about 6 MB: 1 MB of piece
+    /// memo slots, 1 MB of pair memo slots, up to 4 MB of memoised tokens, and
+    /// about 120 KB for merging one window of a long piece — and it is freed
+    /// when the count returns.
+    pub fn try_count_ordinary(&self, text: &str) -> crate::Result<usize> {
+        let mut count = Count::default();
+        self.run(text, &mut count, &mut merge::Scratch::for_text(text.len()))?;
+        Ok(count.0)
+    }
+
+    /// Encodes `text` piece by piece into `sink`.
     ///
     /// In texts long enough to repeat themselves, pieces are memoised for the
     /// length of the call ([`memo`]): a repeated word then costs one probe of a
     /// small table instead of a rank lookup or a merge.
-    fn for_each_piece(&self, text: &str, mut sink: impl FnMut(&[u32])) {
-        /// Below this many bytes a text is counted without the memo (its table would cost more).
-        const MEMO_FROM: usize = 4096;
-        let mut scratch = merge::Scratch::for_text(text.len());
-        let mut tokens: Vec<u32> = Vec::new();
-        let mut memo = memo::PieceMemo::default();
-        let memoise = text.len() >= MEMO_FROM && text.len() <= u32::MAX as usize;
+    fn run(
+        &self,
+        text: &str,
+        sink: &mut impl Sink,
+        scratch: &mut merge::Scratch,
+    ) -> Result<(), OutOfMemory> {
+        let mut state = RunState {
+            tokens: Vec::new(),
+            memo: memo::PieceMemo::for_text(text.len()),
+            memoise: text.len() >= MEMO_FROM && text.len() <= u32::MAX as usize,
+            at: 0,
+        };
+        let mut pieces = pretokenize::pieces(text, self.pattern);
+        while state.at < text.len() {
+            let until = state.at + SPAN;
+            self.run_span(text, &mut pieces, until, &mut state, sink, scratch)?;
+        }
+        let held = state.memo.bytes() + state.tokens.capacity() * std::mem::size_of::<u32>();
+        scratch.note_peak(held);
+        Ok(())
+    }
+
+    /// Encodes the pieces that start before byte `until`. A call of its own
+    /// (not inlined into [`Self::run`]) so that a JIT that compiles a wasm
+    /// function better after its first calls (V8's tiering) speeds up the rest
+    /// of a long text, not only the next one.
+    #[inline(never)]
+    fn run_span(
+        &self,
+        text: &str,
+        pieces: &mut pretokenize::Pieces<'_>,
+        until: usize,
+        state: &mut RunState,
+        sink: &mut impl Sink,
+        scratch: &mut merge::Scratch,
+    ) -> Result<(), OutOfMemory> {
         let bytes = text.as_bytes();
-        let mut at = 0usize;
-        for piece in pretokenize::pieces(text, self.pattern) {
-            let start = at;
-            at += piece.len();
-            let pb = piece.as_bytes();
-            let probe = if memoise && pb.len() <= memo::MAX_PIECE {
-                match memo.get(bytes, start, pb) {
+        let RunState {
+            tokens,
+            memo,
+            memoise,
+            at,
+        } = state;
+        while *at < until {
+            let Some(pb) = pieces.next() else {
+                *at = text.len();
+                break;
+            };
+            let start = *at;
+            *at += pb.len();
+            let probe = if *memoise && pb.len() <= memo::MAX_PIECE {
+                match memo.get(bytes, start, pb)? {
                     Ok(hit) => {
-                        sink(hit);
+                        sink.put(hit)?;
                         continue;
                     }
                     Err(probe) => Some(probe),
@@ -273,16 +191,25 @@ impl Encoder {
             } else {
                 None
             };
+            if let Some(r) = self.vocab.rank(pb) {
+                sink.put(&[r])?;
+                if let Some(probe) = probe {
+                    memo.put(probe, &[r])?;
+                }
+                continue;
+            }
+            if pb.len() > window::SHAPE.window {
+                window::encode_long(&self.vocab, pb, sink, scratch, window::SHAPE)?;
+                continue;
+            }
             tokens.clear();
-            match self.vocab.rank(pb) {
-                Some(r) => tokens.push(r),
-                None => merge::encode_piece(&self.vocab, pb, &mut tokens, &mut scratch),
-            }
+            merge::merge(&self.vocab, pb, tokens, scratch)?;
             if let Some(probe) = probe {
-                memo.put(probe, &tokens);
+                memo.put(probe, tokens)?;
             }
-            sink(&tokens);
+            sink.put(tokens)?;
         }
+        Ok(())
     }
 
     /// The bytes of a token sequence (may split a UTF-8 character at either end).
@@ -293,6 +220,16 @@ impl Encoder {
         }
         out
     }
+}
+
+/// What `Vec` does when it cannot grow: report the size and abort.
+fn out_of_memory<T>(e: crate::Error) -> T {
+    let bytes = match e {
+        crate::Error::OutOfMemory { bytes } => bytes,
+        _ => 0,
+    };
+    let layout = std::alloc::Layout::array::<u8>(bytes).unwrap_or(std::alloc::Layout::new::<u8>());
+    std::alloc::handle_alloc_error(layout)
 }
 
 macro_rules! table {
@@ -339,4 +276,112 @@ pub fn p50k_base() -> &'static Encoder {
 /// The shared r50k_base encoder, built on first use.
 pub fn r50k_base() -> &'static Encoder {
     &R50K
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The most bytes the merge buffers and memo held at once while counting `text`.
+    fn working_bytes(encoder: &Encoder, text: &str) -> usize {
+        let mut count = Count::default();
+        let mut scratch = merge::Scratch::for_text(text.len());
+        encoder
+            .run(text, &mut count, &mut scratch)
+            .expect("fits in memory");
+        scratch.stats.peak_bytes
+    }
+
+    /// Issue 12: one long run with no break cost about 60 bytes of memory per byte
+    /// (16 MB of spaces grew wasm memory to 980 MB). Its working memory is now bounded
+    /// by a constant: the same at 1 MiB and at 2 MiB (where the per-call memos have
+    /// reached their largest size), and a few MB at most.
+    #[test]
+    fn working_memory_of_a_long_run_does_not_grow_with_it() {
+        let encoder = o200k_base();
+        let mut seed = 5u64;
+        let mut letters = |n: usize| -> String {
+            (0..n)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    char::from(b'a' + (seed % 26) as u8)
+                })
+                .collect()
+        };
+        type Make = fn(usize) -> String;
+        let kinds: [(&str, Make); 3] = [
+            ("spaces", |n| " ".repeat(n)),
+            ("newlines", |n| "\n".repeat(n)),
+            ("one letter", |n| "a".repeat(n)),
+        ];
+        let mut cases: Vec<(String, String, String)> = kinds
+            .iter()
+            .map(|(name, make)| (name.to_string(), make(1 << 20), make(2 << 20)))
+            .collect();
+        cases.push(("random letters".into(), letters(1 << 20), letters(2 << 20)));
+        for (name, small, large) in cases {
+            let (s, l) = (
+                working_bytes(encoder, &small),
+                working_bytes(encoder, &large),
+            );
+            assert!(
+                l <= 3 << 20 && l <= s + (64 << 10),
+                "{name}: {s} bytes of working memory for 1 MiB, {l} for {} MiB",
+                large.len() >> 20
+            );
+        }
+    }
+
+    #[test]
+    fn every_token_has_the_oracles_bytes() {
+        // The embedded tables (plain, derived from another vocabulary, extended) hold tiktoken's tokens.
+        let engines: [(&str, &Encoder, &tiktoken_rs::CoreBPE); 4] = [
+            (
+                "o200k_base",
+                o200k_base(),
+                tiktoken_rs::o200k_base_singleton(),
+            ),
+            (
+                "cl100k_base",
+                cl100k_base(),
+                tiktoken_rs::cl100k_base_singleton(),
+            ),
+            ("p50k_base", p50k_base(), tiktoken_rs::p50k_base_singleton()),
+            ("r50k_base", r50k_base(), tiktoken_rs::r50k_base_singleton()),
+        ];
+        for (name, ours, oracle) in engines {
+            let specials: Vec<Vec<u8>> = oracle
+                .special_tokens()
+                .iter()
+                .map(|s| s.as_bytes().to_vec())
+                .collect();
+            let vocab = &ours.vocab;
+            for rank in 0..vocab.len() as u32 {
+                let theirs = oracle
+                    .decode_bytes(&[rank])
+                    .ok()
+                    .filter(|b| !specials.contains(b));
+                let mine = vocab.token_bytes(rank);
+                assert_eq!(
+                    theirs.as_deref().unwrap_or_default(),
+                    mine,
+                    "{name}: rank {rank}"
+                );
+                assert_eq!(
+                    vocab.token_len(rank),
+                    mine.len(),
+                    "{name}: length of {rank}"
+                );
+                if !mine.is_empty() {
+                    assert_eq!(
+                        vocab.rank(mine),
+                        Some(rank),
+                        "{name}: lookup of rank {rank}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -1,17 +1,18 @@
 //! Model context limits and the reserved-output budget: how many input tokens
 //! a model may take, and where compaction triggers and aims.
 
+use crate::tokens::Tokens;
 use serde::{Deserialize, Serialize};
 
 const RESERVED_RATIO: f64 = 0.1;
-const RESERVED_MIN_TOKENS: i64 = 16_000;
-const RESERVED_MAX_TOKENS: i64 = 48_000;
-const UNKNOWN_WINDOW: i64 = 128_000;
-const DEFAULT_OUTPUT_TOKENS: i64 = 4096;
+const RESERVED_MIN_TOKENS: Tokens = 16_000;
+const RESERVED_MAX_TOKENS: Tokens = 48_000;
+const UNKNOWN_WINDOW: Tokens = 128_000;
+const DEFAULT_OUTPUT_TOKENS: Tokens = 4096;
 
 /// Built-in limits `(id prefix, context window, max output)`, matched exactly, then by prefix in this order.
 // Keep in sync with the reference's MODEL_CONTEXT_LIMITS (chat_shell/compression/config.py).
-pub const MODEL_TABLE: &[(&str, i64, i64)] = &[
+pub const MODEL_TABLE: &[(&str, Tokens, Tokens)] = &[
     ("claude-3-5-sonnet", 200_000, 8192),
     ("claude-3-5-haiku", 200_000, 8192),
     ("claude-3-opus", 200_000, 4096),
@@ -39,19 +40,19 @@ pub const MODEL_TABLE: &[(&str, i64, i64)] = &[
 pub struct ModelConfig {
     /// The model's context window; when present it replaces the built-in table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context_window: Option<i64>,
+    pub context_window: Option<Tokens>,
     /// The model's maximum output; when present it caps the reserved output.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_output_tokens: Option<i64>,
+    pub max_output_tokens: Option<Tokens>,
 }
 
 /// A model's context configuration before the derived limits are computed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelContext {
     /// Context window in tokens.
-    pub context_window: i64,
+    pub context_window: Tokens,
     /// The model's max output capability.
-    pub output_tokens: i64,
+    pub output_tokens: Tokens,
     /// Whether `output_tokens` caps the reserved output buffer.
     pub output_cap_enabled: bool,
     /// Fraction of the available input at which compaction triggers.
@@ -59,22 +60,22 @@ pub struct ModelContext {
     /// Fraction of the available input compaction aims for.
     pub target_ratio: f64,
     /// Absolute trigger override (`AUTO_COMPACT_TOKEN_LIMIT`).
-    pub auto_compact_token_limit: Option<i64>,
+    pub auto_compact_token_limit: Option<Tokens>,
 }
 
 /// The derived budget figures of one model, the `context_config` record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContextLimits {
     /// Context window in tokens.
-    pub context_window: i64,
+    pub context_window: Tokens,
     /// Tokens kept free for the model's answer.
-    pub reserved_output_tokens: i64,
+    pub reserved_output_tokens: Tokens,
     /// Tokens the input may use: window minus reserved.
-    pub available_tokens: i64,
+    pub available_tokens: Tokens,
     /// Usage at or above which compaction runs.
-    pub trigger_limit: i64,
+    pub trigger_limit: Tokens,
     /// Usage compaction aims to get under.
-    pub target_limit: i64,
+    pub target_limit: Tokens,
 }
 
 impl ModelContext {
@@ -117,13 +118,13 @@ impl ModelContext {
     }
 
     /// The same configuration with an absolute trigger override.
-    pub fn with_auto_compact_limit(mut self, limit: Option<i64>) -> Self {
+    pub fn with_auto_compact_limit(mut self, limit: Option<Tokens>) -> Self {
         self.auto_compact_token_limit = limit;
         self
     }
 
     /// The flat reserved-output buffer: clamp(10% of window, 16k, 48k), capped by output and by half the window.
-    pub fn reserved_output_tokens(&self) -> i64 {
+    pub fn reserved_output_tokens(&self) -> Tokens {
         let ratio_based = trunc_mul(self.context_window, RESERVED_RATIO);
         let mut reserved = ratio_based.clamp(RESERVED_MIN_TOKENS, RESERVED_MAX_TOKENS);
         if self.output_cap_enabled {
@@ -162,15 +163,15 @@ impl ModelContext {
 }
 
 /// `int(value * ratio)` as Python computes it: an f64 product truncated toward zero.
-fn trunc_mul(value: i64, ratio: f64) -> i64 {
-    (value as f64 * ratio) as i64
+fn trunc_mul(value: Tokens, ratio: f64) -> Tokens {
+    (value as f64 * ratio) as Tokens
 }
 
 /// The limits of `model` under an optional config and trigger override.
 pub fn context_limits(
     model: &str,
     config: Option<&ModelConfig>,
-    auto_compact_token_limit: Option<i64>,
+    auto_compact_token_limit: Option<Tokens>,
 ) -> ContextLimits {
     ModelContext::lookup(model, config)
         .with_auto_compact_limit(auto_compact_token_limit)

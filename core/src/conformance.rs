@@ -8,6 +8,7 @@
 
 mod case;
 mod compare;
+mod guard;
 mod kinds;
 
 pub use compare::{first_difference, UUID4_PLACEHOLDER};

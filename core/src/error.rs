@@ -1,5 +1,6 @@
 //! Typed errors of the core: what was wrong with the input and what to do about it.
 
+use crate::tokens::Tokens;
 use thiserror::Error;
 
 /// Why a core operation refused its input.
@@ -24,13 +25,20 @@ pub enum Error {
         /// The rejected value.
         got: String,
     },
-    /// The history stays over the trigger limit because of a payload that must never be cut.
-    #[error("the request is still over the context limit ({used_tokens} of {trigger_limit} tokens) because a knowledge-base result that must not be cut is too large: narrow the request or the knowledge-base scope")]
+    /// Working memory for tokenizing a text could not be had (the host is out of memory).
+    #[error("out of memory: a buffer of {bytes} bytes could not be allocated while tokenizing")]
+    OutOfMemory {
+        /// Bytes the buffer that could not grow asked for.
+        bytes: usize,
+    },
+    /// The history stays over the trigger limit because of a payload that must
+    /// never be cut; the text is the reference's fail-fast message, word for word.
+    #[error("Current context still exceeds the safe input budget after compaction, and at least one protected payload cannot be truncated safely. Narrow the request or avoid direct injection for this turn.")]
     BypassedPayloadTooLarge {
         /// Tokens in use after every reduction.
-        used_tokens: i64,
+        used_tokens: Tokens,
         /// The trigger limit that is still exceeded.
-        trigger_limit: i64,
+        trigger_limit: Tokens,
     },
 }
 

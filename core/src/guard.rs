@@ -1,22 +1,34 @@
 //! The guard pipeline that runs before every model call (SPEC §8), as a
 //! sans-IO state machine: core makes no model call and reads no clock.
 //!
-//! 1. **Source pass**: every tool message not yet compacted (and not a
-//!    knowledge-base direct injection) is re-rendered under its policy and
-//!    marked `additional_kwargs.compacted = true`.
+//! 1. **Source pass**: every tool message not yet compacted, with an id, and
+//!    not a knowledge-base direct injection is re-rendered under its policy
+//!    and marked `additional_kwargs.compacted = true`.
 //! 2. **Summary compaction** when usage reaches the trigger: the guard hands
 //!    the host a [`SummaryRequest`] holding the exact messages for the
-//!    summariser; the host answers with [`SummaryRequest::on_summary`] or
-//!    [`SummaryRequest::on_error`] (context-too-long errors shed the oldest
-//!    quarter of removable messages and retry, at most 3 times).
-//! 3. **Emergency pass** when still over the trigger: the largest tool
-//!    outputs are re-cut under the emergency policy, largest first, until the
-//!    total is under the trigger; a remaining knowledge-base payload that
-//!    keeps it over fails with [`Error::BypassedPayloadTooLarge`].
+//!    summariser ([`summary_request`]: tool pairs sanitised, trimmed to the
+//!    target, the reference's instruction turn last); the host answers with
+//!    [`SummaryRequest::on_summary`] or [`SummaryRequest::on_error`]
+//!    (context-too-long errors, [`is_context_too_long`], shed the oldest
+//!    quarter of the removable messages and retry, [`summary_shed`], at most
+//!    3 times). The reply becomes the replacement history
+//!    ([`summary_replacement`]: system messages, [`recent_user_messages`], one
+//!    summary message).
+//! 3. **Emergency pass** when still over the trigger ([`emergency_pass`]):
+//!    the longest tool outputs are re-cut under the emergency policy until
+//!    usage is under the trigger; a knowledge-base payload that keeps it over
+//!    fails with [`crate::Error::BypassedPayloadTooLarge`].
 //!
-//! The host is told the time (`now_micros`, Unix microseconds) and receives
-//! the toolbar's lifecycle events ([`CompactionEvent`]) and protection traces
-//! as outputs.
+//! Each step is a public function named after its conformance kind, and
+//! [`Guard`] is built from exactly these functions, so the recorded cases
+//! check the code that runs in [`Guard::before_model_call`].
+//!
+//! The guard counts as the reference does, tool calls included for nothing
+//! ([`GuardCounter`]); [`GuardConfig::strict_counting`] counts as the metrics
+//! do. The host is told the time (`now_micros`, Unix microseconds) and
+//! receives the toolbar's lifecycle events ([`CompactionEvent`]) and
+//! protection traces as outputs. The only other input from outside is the
+//! randomness of the fresh uuid4 ids the reference gives new messages.
 //!
 //! ```
 //! use ctxguard_core::guard::{AfterError, Decision, Guard, SummaryError};
@@ -46,7 +58,7 @@
 //!         loop {
 //!             // While waiting, the host polls `request.heartbeat(now)` and forwards `Some(event)`.
 //!             match summarise(request.messages()) {
-//!                 Ok(text) => break request.on_summary(&text, now + 2_000_000)?,
+//!                 Ok(text) => break request.on_summary(text, now + 2_000_000)?,
 //!                 Err(error) => match request.on_error(&error, now + 1_000_000)? {
 //!                     AfterError::Retry(next) => request = next,
 //!                     AfterError::Fallback(ready) => break ready,
@@ -66,33 +78,50 @@
 //! ```
 
 mod checkpoint;
+mod counting;
 mod emergency;
 mod lifecycle;
+mod replacement;
+mod request;
+mod retained;
 mod sanitize;
 mod summary;
+mod too_long;
 mod trim;
 
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
+mod summary_tests;
+#[cfg(test)]
+mod testing;
+#[cfg(test)]
 mod tests;
 
-pub use checkpoint::{latest_checkpoint, reload_messages, Turn, TurnRole};
-pub use lifecycle::CompactionEvent;
-pub use sanitize::sanitize_tool_pairs;
-pub use summary::{
-    is_context_too_long_error, select_recent_user_messages, AfterError, Replacement, SummaryError,
-    SummaryRequest, CONTEXT_TOO_LONG_MARKERS,
+pub use checkpoint::{
+    checkpoint_reload, reload_messages, Turn, TurnRole, TurnStatus, HTTP_HISTORY_STATUSES,
+    PACKAGE_STATUSES,
 };
-pub use trim::{current_user_index, trim_oldest, TrimPlan};
+pub use counting::{CountedHistory, GuardCounter};
+pub use emergency::{emergency_pass, EmergencyOutcome};
+pub use lifecycle::CompactionEvent;
+pub use replacement::{summary_replacement, SummaryReplacement, SUMMARY_PREFIX};
+pub use request::{
+    instruction_turn, request_messages, summary_request, SummaryInput, SUMMARY_INSTRUCTION,
+};
+pub use retained::recent_user_messages;
+pub use sanitize::sanitize_tool_pairs;
+pub use summary::{AfterError, Replacement, SummaryRequest};
+pub use too_long::{is_context_too_long, SummaryError, CONTEXT_TOO_LONG_MARKERS};
+pub use trim::{current_user_index, removable_indices, summary_shed, summary_trim, Trimmed};
 
 use crate::budget::ContextLimits;
 use crate::message::{Content, Message};
 use crate::metrics::ContextMetricsSnapshot;
-use crate::tokens::{TokenCounter, TOKENS_PER_REPLY};
-use crate::tool_output::{self, ToolOutputInput, TruncationPolicy, COMPACTED_FLAG};
+use crate::tokens::{TokenCounter, Tokens};
+use crate::tool_output::{self, TruncationPolicy, COMPACTED_FLAG};
 use crate::traces::{ProtectionTrace, TraceBuilder};
-use crate::{Error, Result};
+use crate::Result;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -104,12 +133,8 @@ pub const CHECKPOINT_RETAINED_FLAG: &str = "checkpoint_retained";
 pub const SUMMARY_VERSION_KEY: &str = "summary_compact_version";
 /// The summary format version this guard writes.
 pub const SUMMARY_COMPACT_VERSION: i64 = 1;
-/// First line of every summary message's content (informational; never used to recognise one).
-pub const SUMMARY_PREFIX: &str = "[COMPACT SUMMARY] A previous model worked on this conversation and left the summary below; continue from it without redoing finished steps.";
-/// The final user turn appended to the summariser's input.
-pub const SUMMARY_INSTRUCTION: &str = "You are compacting this conversation into a checkpoint so that another model can resume it.\n\nWrite a concise, structured handoff that covers:\n- the current objective and the task in progress\n- what has been done so far and the decisions taken\n- constraints, preferences and context the user gave\n- facts, file paths, parameters and tool results needed to continue\n- the single most important next step\n\nReply with the summary only: no preamble, no restating of these instructions, no closing remarks.";
 /// Most tokens of recent user messages a replacement keeps (further capped at half the target).
-pub const DEFAULT_RECENT_USER_TOKEN_LIMIT: usize = 20_000;
+pub const DEFAULT_RECENT_USER_TOKEN_LIMIT: Tokens = 20_000;
 /// Most summary retries after context-too-long errors.
 pub const MAX_SUMMARY_OVERFLOW_RETRIES: u32 = 3;
 /// Share of the removable messages each overflow retry sheds (rounded up, at least one).
@@ -127,11 +152,16 @@ pub struct GuardConfig {
     /// Whether over-trigger histories are summarised (off: straight to the emergency pass).
     pub summary_enabled: bool,
     /// Cap of the recent user messages kept in a replacement, before the `target / 2` cap.
-    pub recent_user_token_limit: usize,
+    pub recent_user_token_limit: Tokens,
     /// Most retries after context-too-long summary errors.
     pub max_overflow_retries: u32,
     /// Interval between `in_progress` heartbeats.
     pub heartbeat_interval_micros: i64,
+    /// Count as the metrics do instead of reproducing the reference's guard
+    /// (off by default): tool calls count in the usage, the trim and the
+    /// emergency pass, and retained users are measured without a reply
+    /// priming each and cut so that they fit their limit.
+    pub strict_counting: bool,
 }
 
 impl Default for GuardConfig {
@@ -143,6 +173,7 @@ impl Default for GuardConfig {
             recent_user_token_limit: DEFAULT_RECENT_USER_TOKEN_LIMIT,
             max_overflow_retries: MAX_SUMMARY_OVERFLOW_RETRIES,
             heartbeat_interval_micros: HEARTBEAT_INTERVAL_MICROS,
+            strict_counting: false,
         }
     }
 }
@@ -150,7 +181,7 @@ impl Default for GuardConfig {
 /// The pre-model-call guard of one model; cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Guard {
-    counter: TokenCounter,
+    counter: GuardCounter,
     config: GuardConfig,
 }
 
@@ -168,8 +199,8 @@ pub enum Decision {
 pub struct Ready {
     /// The governed history, to send and to store (it replaces the input).
     pub messages: Vec<Message>,
-    /// `count_messages(messages)`.
-    pub used_tokens: i64,
+    /// The guard's usage of `messages` (`count_messages`, tool calls as [`GuardCounter`] counts them).
+    pub used_tokens: Tokens,
     /// Metrics of `messages` (send with phase `after_compaction` when `changed`).
     pub metrics: ContextMetricsSnapshot,
     /// Whether any message differs from the input.
@@ -181,6 +212,26 @@ pub struct Ready {
     pub events: Vec<CompactionEvent>,
     /// Protection traces of this step.
     pub traces: Vec<ProtectionTrace>,
+}
+
+/// What one guard run carries from stage to stage.
+#[derive(Debug, Clone)]
+pub(crate) struct Pass {
+    /// The history as it stands, with its counts.
+    pub history: CountedHistory,
+    /// Whether any message differs from the input.
+    pub changed: bool,
+    /// Protection traces so far.
+    pub traces: Vec<ProtectionTrace>,
+}
+
+/// How a summary compaction ended, for the result.
+#[derive(Debug, Default)]
+pub(crate) struct Compaction {
+    /// Set when it completed.
+    pub replacement: Option<Replacement>,
+    /// Its lifecycle events still to emit.
+    pub events: Vec<CompactionEvent>,
 }
 
 impl Guard {
@@ -196,7 +247,10 @@ impl Guard {
 
     /// A guard with an explicit configuration.
     pub fn with_config(counter: TokenCounter, config: GuardConfig) -> Self {
-        Guard { counter, config }
+        Guard {
+            counter: GuardCounter::new(counter, config.strict_counting),
+            config,
+        }
     }
 
     /// The configuration in force.
@@ -206,6 +260,11 @@ impl Guard {
 
     /// The token counter in use.
     pub fn counter(&self) -> &TokenCounter {
+        self.counter.token_counter()
+    }
+
+    /// How the guard counts (the reference's way unless `strict_counting`).
+    pub fn guard_counter(&self) -> &GuardCounter {
         &self.counter
     }
 
@@ -219,75 +278,55 @@ impl Guard {
         now_micros: i64,
     ) -> Result<Decision> {
         let mut messages = history;
-        let mut traces = Vec::new();
         let rendered = self.source_pass(&mut messages);
-        if rendered > 0 {
-            traces.push(tool_output_trace(rendered, false));
-        }
-        let counts: Vec<usize> = messages
-            .iter()
-            .map(|m| self.counter.count_message(m))
-            .collect();
-        let used = total_tokens(&counts);
-        if (used as i64) < limits.trigger_limit {
+        let pass = Pass {
+            history: CountedHistory::new(messages, &self.counter),
+            changed: rendered > 0,
+            traces: (rendered > 0)
+                .then(|| tool_output_trace(rendered, false))
+                .into_iter()
+                .collect(),
+        };
+        if pass.history.used_tokens() < limits.trigger_limit {
             return Ok(Decision::Proceed(self.ready(
-                messages,
-                counts,
+                pass,
                 limits,
-                rendered > 0,
-                traces,
+                Compaction::default(),
             )));
         }
         if !self.config.summary_enabled {
             return self
-                .finish(
-                    messages,
-                    counts,
-                    limits,
-                    rendered > 0,
-                    None,
-                    Vec::new(),
-                    traces,
-                )
+                .finish(pass, limits, Compaction::default())
                 .map(Decision::Proceed);
         }
-        summary::begin(
-            self.clone(),
-            messages,
-            counts,
-            *limits,
-            now_micros,
-            rendered > 0,
-            traces,
-        )
+        summary::begin(self.clone(), pass, *limits, now_micros)
     }
 
-    /// The normal policy for a tool message (per-tool override, else the default).
+    /// The normal policy for a tool message (per-tool override by its stripped name, else the default).
     pub fn policy_for(&self, message: &Message) -> TruncationPolicy {
         message
             .name
             .as_deref()
-            .map(str::trim)
+            .map(crate::pyjson::strip)
             .and_then(|n| self.config.tool_policy_overrides.get(n))
             .copied()
             .unwrap_or(self.config.tool_output_policy)
     }
 
-    /// Stage 1: renders every uncompacted, non-bypassed tool message; returns how many.
-    fn source_pass(&self, messages: &mut [Message]) -> usize {
+    /// Step 1: renders every tool message that is not compacted, has an id and
+    /// is not bypassed, marking it `compacted`; returns how many.
+    pub fn source_pass(&self, messages: &mut [Message]) -> usize {
         let mut rendered = 0;
         for message in messages.iter_mut() {
             if !message.is_tool()
                 || message.has_flag(COMPACTED_FLAG)
+                || message.id().is_none_or(str::is_empty)
                 || tool_output::is_bypassed(message)
             {
                 continue;
             }
-            let text = tool_output::render(
-                &source_raw(message),
-                self.policy_for(message),
-                &self.counter,
-            );
+            let raw = tool_output::extract_raw(message);
+            let text = tool_output::render_raw(&raw, self.policy_for(message), self.counter());
             message.content = Some(Content::Text(text));
             message.set_kwarg(COMPACTED_FLAG, Value::Bool(true));
             rendered += 1;
@@ -295,74 +334,50 @@ impl Guard {
         rendered
     }
 
-    fn ready(
-        &self,
-        messages: Vec<Message>,
-        counts: Vec<usize>,
-        limits: &ContextLimits,
-        changed: bool,
-        traces: Vec<ProtectionTrace>,
-    ) -> Ready {
-        let used = total_tokens(&counts) as i64;
+    /// The emergency pass under this guard's policies, with its trace.
+    pub(crate) fn emergency(&self, pass: &mut Pass, limits: &ContextLimits) -> Result<()> {
+        let outcome = emergency_pass(
+            &mut pass.history,
+            limits.trigger_limit,
+            |m| self.policy_for(m),
+            &self.counter,
+        );
+        if !outcome.rewritten.is_empty() {
+            pass.changed = true;
+            pass.traces
+                .push(tool_output_trace(outcome.rewritten.len(), true));
+        }
+        outcome.error.map_or(Ok(()), Err)
+    }
+
+    fn ready(&self, pass: Pass, limits: &ContextLimits, compaction: Compaction) -> Ready {
+        let used = pass.history.used_tokens();
         Ready {
-            messages,
+            messages: pass.history.into_messages(),
             used_tokens: used,
             metrics: ContextMetricsSnapshot::from_used(used, limits),
-            changed,
-            replacement: None,
-            events: Vec::new(),
-            traces,
+            changed: pass.changed,
+            replacement: compaction.replacement,
+            events: compaction.events,
+            traces: pass.traces,
         }
     }
 
-    /// Stage 3 and the final check, then the result.
-    #[allow(clippy::too_many_arguments)]
-    fn finish(
+    /// Step 3 and the final check, then the result.
+    pub(crate) fn finish(
         &self,
-        mut messages: Vec<Message>,
-        mut counts: Vec<usize>,
+        mut pass: Pass,
         limits: &ContextLimits,
-        mut changed: bool,
-        replacement: Option<Replacement>,
-        events: Vec<CompactionEvent>,
-        mut traces: Vec<ProtectionTrace>,
+        compaction: Compaction,
     ) -> Result<Ready> {
-        let trigger = limits.trigger_limit;
-        if total_tokens(&counts) as i64 >= trigger {
-            let policy_of = |m: &Message| self.policy_for(m).emergency();
-            let recut = emergency::emergency_pass(
-                &mut messages,
-                &mut counts,
-                trigger,
-                policy_of,
-                &self.counter,
-            );
-            if recut > 0 {
-                changed = true;
-                traces.push(tool_output_trace(recut, true));
-            }
-            let used = total_tokens(&counts) as i64;
-            if used >= trigger
-                && messages
-                    .iter()
-                    .any(|m| m.is_tool() && tool_output::is_bypassed(m))
-            {
-                return Err(Error::BypassedPayloadTooLarge {
-                    used_tokens: used,
-                    trigger_limit: trigger,
-                });
-            }
-        }
-        let mut ready = self.ready(messages, counts, limits, changed, traces);
-        ready.replacement = replacement;
-        ready.events = events;
-        Ok(ready)
+        self.emergency(&mut pass, limits)?;
+        Ok(self.ready(pass, limits, compaction))
     }
 }
 
-/// `count_messages` from per-message counts: their sum plus the reply priming once.
-pub(crate) fn total_tokens(counts: &[usize]) -> usize {
-    counts.iter().sum::<usize>() + TOKENS_PER_REPLY
+/// A fresh random (version 4) uuid, as the reference gives new messages.
+pub(crate) fn fresh_id() -> String {
+    uuid::Uuid::new_v4().to_string()
 }
 
 fn tool_output_trace(messages_truncated: usize, emergency: bool) -> ProtectionTrace {
@@ -372,14 +387,7 @@ fn tool_output_trace(messages_truncated: usize, emergency: bool) -> ProtectionTr
         .build()
 }
 
-/// The raw output of a tool message, recovering the body of an earlier rendering
-/// (so a re-render never nests headers), with the message's name and
-/// `additional_kwargs` exit code / wall time taking precedence.
-pub(crate) fn source_raw(message: &Message) -> ToolOutputInput {
-    ToolOutputInput::Raw(tool_output::extract_raw(message))
-}
-
-/// Whether a message is a summary (by its marker only).
+/// Whether a message is a summary: `additional_kwargs.summary_compacted` is exactly `true`.
 pub fn is_summary(m: &Message) -> bool {
     m.has_flag(SUMMARY_FLAG)
 }

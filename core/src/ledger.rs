@@ -7,13 +7,13 @@ use crate::attachment::find_blocks;
 use crate::budget::ContextLimits;
 use crate::message::{Content, ContentPart, Message, Role};
 use crate::metrics::{ContextMetricsSnapshot, UsageBreakdown};
-use crate::tokens::{TokenCounter, TOKENS_PER_REPLY};
+use crate::tokens::{TokenCounter, Tokens, TOKENS_PER_REPLY};
 
 /// Counted tokens of one message, split by source.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MessageTokens {
     /// The message's full count (as `count_message`).
-    pub total: usize,
+    pub total: Tokens,
     /// The breakdown of `total`.
     pub parts: UsageBreakdown,
 }
@@ -21,8 +21,8 @@ pub struct MessageTokens {
 /// Counts one message and attributes its tokens.
 pub fn count_with_breakdown(counter: &TokenCounter, message: &Message) -> MessageTokens {
     let total = counter.count_message(message);
-    let mut text_tokens = 0usize;
-    let mut attachment_tokens = 0usize;
+    let mut text_tokens: Tokens = 0;
+    let mut attachment_tokens: Tokens = 0;
     let mut visit = |text: &str| {
         let t = counter.count_text(text);
         text_tokens += t;
@@ -40,22 +40,22 @@ pub fn count_with_breakdown(counter: &TokenCounter, message: &Message) -> Messag
         _ => {}
     }
     let mut parts = UsageBreakdown::default();
-    let own = (text_tokens - attachment_tokens) as i64;
-    let tool_calls = counter.count_tool_calls(message) as i64;
+    let own = text_tokens - attachment_tokens;
+    let tool_calls = counter.count_tool_calls(message);
     match message.role_kind() {
         Some(Role::System) => parts.system = own,
         Some(Role::Assistant) => parts.assistant = own + tool_calls,
         Some(Role::Tool) => parts.tool_outputs = own,
         Some(Role::User) | None => parts.user = own,
     }
-    parts.attachments = attachment_tokens as i64;
+    parts.attachments = attachment_tokens;
     let attributed =
         parts.system + parts.user + parts.assistant + parts.tool_outputs + parts.attachments;
-    parts.overhead = total as i64 - attributed;
+    parts.overhead = total - attributed;
     MessageTokens { total, parts }
 }
 
-fn attachment_block_tokens(counter: &TokenCounter, text: &str) -> usize {
+fn attachment_block_tokens(counter: &TokenCounter, text: &str) -> Tokens {
     find_blocks(text)
         .map(|block| counter.count_text(&text[block.outer]))
         .sum()
@@ -66,7 +66,7 @@ fn attachment_block_tokens(counter: &TokenCounter, text: &str) -> usize {
 pub struct Ledger {
     counter: TokenCounter,
     entries: Vec<MessageTokens>,
-    total: usize,
+    total: Tokens,
     parts: UsageBreakdown,
 }
 
@@ -128,30 +128,30 @@ impl Ledger {
     }
 
     /// The cached count of message `index`.
-    pub fn message_tokens(&self, index: usize) -> Option<usize> {
+    pub fn message_tokens(&self, index: usize) -> Option<Tokens> {
         self.entries.get(index).map(|e| e.total)
     }
 
     /// Tokens of the whole history, as `count_messages` would give: O(1).
-    pub fn used_tokens(&self) -> usize {
+    pub fn used_tokens(&self) -> Tokens {
         self.total + TOKENS_PER_REPLY
     }
 
     /// The per-source split of [`Ledger::used_tokens`].
     pub fn breakdown(&self) -> UsageBreakdown {
         let mut b = self.parts;
-        b.overhead += TOKENS_PER_REPLY as i64;
+        b.overhead += TOKENS_PER_REPLY;
         b
     }
 
     /// The snapshot of the history under `limits`, with its breakdown: O(1).
     pub fn snapshot(&self, limits: &ContextLimits) -> ContextMetricsSnapshot {
-        ContextMetricsSnapshot::from_used(self.used_tokens() as i64, limits)
+        ContextMetricsSnapshot::from_used(self.used_tokens(), limits)
             .with_breakdown(self.breakdown())
     }
 }
 
-fn add(into: &mut UsageBreakdown, from: &UsageBreakdown, sign: i64) {
+fn add(into: &mut UsageBreakdown, from: &UsageBreakdown, sign: Tokens) {
     into.system += sign * from.system;
     into.user += sign * from.user;
     into.assistant += sign * from.assistant;
@@ -164,7 +164,7 @@ fn add(into: &mut UsageBreakdown, from: &UsageBreakdown, sign: i64) {
 mod tests {
     use super::*;
 
-    fn sum(b: &UsageBreakdown) -> i64 {
+    fn sum(b: &UsageBreakdown) -> Tokens {
         b.system + b.user + b.assistant + b.tool_outputs + b.attachments + b.overhead
     }
 
@@ -183,13 +183,13 @@ mod tests {
         let mut ledger = Ledger::new(counter);
         for m in &msgs {
             ledger.push(m);
-            assert_eq!(sum(&ledger.breakdown()), ledger.used_tokens() as i64);
+            assert_eq!(sum(&ledger.breakdown()), ledger.used_tokens());
         }
         assert_eq!(ledger.used_tokens(), counter.count_messages(&msgs));
         assert!(ledger.breakdown().attachments > 0);
         ledger.replace(3, &Message::new("tool", "x"));
         ledger.truncate(2);
         assert_eq!(ledger.used_tokens(), counter.count_messages(&msgs[..2]));
-        assert_eq!(sum(&ledger.breakdown()), ledger.used_tokens() as i64);
+        assert_eq!(sum(&ledger.breakdown()), ledger.used_tokens());
     }
 }

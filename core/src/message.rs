@@ -49,6 +49,24 @@ impl Message {
         }
     }
 
+    /// The message's `id`, when it is a string.
+    pub fn id(&self) -> Option<&str> {
+        self.extra.get("id").and_then(Value::as_str)
+    }
+
+    /// Sets the message's `id`.
+    pub fn set_id(&mut self, id: impl Into<String>) {
+        self.extra.insert("id".into(), Value::String(id.into()));
+    }
+
+    /// The reference's *message text* (SPEC §8): what a summary or a cut of the message reads.
+    pub fn message_text(&self) -> String {
+        self.content
+            .as_ref()
+            .map(Content::message_text)
+            .unwrap_or_default()
+    }
+
     /// Whether `additional_kwargs[flag]` is the boolean `true`.
     pub fn has_flag(&self, flag: &str) -> bool {
         self.additional_kwargs
@@ -165,6 +183,38 @@ pub enum Content {
     Other(Value),
 }
 
+impl Content {
+    /// The reference's *message text* (SPEC §8): a string as is; a part list as
+    /// the concatenation, with no separator, of its bare strings and of each
+    /// object part's `text`, or else its `thinking`, when non-empty.
+    pub fn message_text(&self) -> String {
+        match self {
+            Content::Text(text) => text.clone(),
+            Content::Parts(parts) => parts.iter().filter_map(ContentPart::message_text).collect(),
+            Content::Other(Value::Null) => String::new(),
+            Content::Other(other) => crate::pyjson::py_str(other),
+        }
+    }
+}
+
+impl From<&str> for Content {
+    fn from(text: &str) -> Self {
+        Content::Text(text.to_string())
+    }
+}
+
+impl From<&String> for Content {
+    fn from(text: &String) -> Self {
+        Content::Text(text.clone())
+    }
+}
+
+impl From<String> for Content {
+    fn from(text: String) -> Self {
+        Content::Text(text)
+    }
+}
+
 /// One element of a part list.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentPart {
@@ -191,6 +241,26 @@ impl ContentPart {
         ContentPart::Text {
             text: text.into(),
             rest: Map::new(),
+        }
+    }
+
+    /// This part's share of the message text: a bare string, or an object's
+    /// `text`, else its `thinking`, when truthy (Python's `str()` of it).
+    fn message_text(&self) -> Option<String> {
+        let from_map = |map: &Map<String, Value>| {
+            ["text", "thinking"]
+                .iter()
+                .filter_map(|key| map.get(*key))
+                .find(|v| crate::pyjson::is_truthy(v))
+                .map(crate::pyjson::py_str)
+        };
+        match self {
+            ContentPart::Bare(text) => Some(text.clone()),
+            ContentPart::Text { text, .. } if !text.is_empty() => Some(text.clone()),
+            ContentPart::Text { rest, .. } => from_map(rest),
+            ContentPart::Image(map) | ContentPart::Video(map) => from_map(map),
+            ContentPart::Other(Value::Object(map)) => from_map(map),
+            ContentPart::Other(_) => None,
         }
     }
 

@@ -5,7 +5,7 @@
 use crate::budget::ContextLimits;
 use crate::message::{Message, ToolCall};
 use crate::protocol::Phase;
-use crate::tokens::TokenCounter;
+use crate::tokens::{TokenCounter, Tokens};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -16,25 +16,25 @@ pub const STATUS_UPDATE_STEP_PERCENT: i64 = 5;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContextMetricsSnapshot {
     /// Context window in tokens.
-    pub context_window: i64,
+    pub context_window: Tokens,
     /// Tokens kept free for the answer.
-    pub reserved_output_tokens: i64,
+    pub reserved_output_tokens: Tokens,
     /// Window minus reserved.
-    pub available_input_tokens: i64,
+    pub available_input_tokens: Tokens,
     /// Tokens the current history uses.
-    pub used_input_tokens: i64,
+    pub used_input_tokens: Tokens,
     /// max(0, available − used).
-    pub remaining_input_tokens: i64,
+    pub remaining_input_tokens: Tokens,
     /// int(remaining / available × 100).
-    pub remaining_percent: i64,
+    pub remaining_percent: Tokens,
     /// max(0, window − used).
-    pub display_remaining_tokens: i64,
+    pub display_remaining_tokens: Tokens,
     /// int(display_remaining / window × 100).
-    pub display_remaining_percent: i64,
+    pub display_remaining_percent: Tokens,
     /// Usage at which compaction triggers.
-    pub trigger_limit: i64,
+    pub trigger_limit: Tokens,
     /// Usage compaction aims for.
-    pub target_limit: i64,
+    pub target_limit: Tokens,
     /// used ≥ trigger.
     pub is_over_trigger: bool,
     /// Optional per-source split of `used_input_tokens` (ctxguard extension; absent on the reference's wire).
@@ -46,22 +46,22 @@ pub struct ContextMetricsSnapshot {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UsageBreakdown {
     /// System prompts.
-    pub system: i64,
+    pub system: Tokens,
     /// User turns, without their attachment blocks.
-    pub user: i64,
+    pub user: Tokens,
     /// Assistant turns and their tool calls.
-    pub assistant: i64,
+    pub assistant: Tokens,
     /// Tool results.
-    pub tool_outputs: i64,
+    pub tool_outputs: Tokens,
     /// `<attachment>` blocks inside messages.
-    pub attachments: i64,
+    pub attachments: Tokens,
     /// Per-message and reply-priming overhead, images and anything unattributed.
-    pub overhead: i64,
+    pub overhead: Tokens,
 }
 
 impl ContextMetricsSnapshot {
     /// The snapshot for `used` tokens under `limits`.
-    pub fn from_used(used: i64, limits: &ContextLimits) -> Self {
+    pub fn from_used(used: Tokens, limits: &ContextLimits) -> Self {
         let available = limits.available_tokens.max(0);
         let remaining = (available - used).max(0);
         let window = limits.context_window;
@@ -90,7 +90,7 @@ impl ContextMetricsSnapshot {
 }
 
 /// `int(part / whole * 100)` in f64 as Python computes it; 0 when `whole` ≤ 0.
-fn percent(part: i64, whole: i64) -> i64 {
+fn percent(part: Tokens, whole: Tokens) -> i64 {
     if whole <= 0 {
         return 0;
     }
@@ -101,7 +101,7 @@ fn percent(part: i64, whole: i64) -> i64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProviderBaseline {
     /// Input tokens the provider counted.
-    pub input_tokens: i64,
+    pub input_tokens: Tokens,
     /// The messages of that call.
     pub messages: Vec<Message>,
 }
@@ -112,16 +112,16 @@ pub fn used_tokens(
     counter: &TokenCounter,
     messages: &[Message],
     baseline: Option<&ProviderBaseline>,
-) -> i64 {
+) -> Tokens {
     if let Some(base) = baseline {
         if let Some(suffix) = suffix_after_prefix(messages, &base.messages) {
             if suffix.is_empty() {
                 return base.input_tokens;
             }
-            return base.input_tokens + counter.count_messages(suffix) as i64;
+            return base.input_tokens + counter.count_messages(suffix);
         }
     }
-    counter.count_messages(messages) as i64
+    counter.count_messages(messages)
 }
 
 /// The part of `messages` after `prefix`, when `prefix` matches on the compared fields.

@@ -1,18 +1,20 @@
 //! Wire types of the status stream (SPEC §4), each defined once for every
 //! host: the `response.status.updated` event, its phases, the
-//! `summary_compact` lifecycle record, the `created_at` time format, and the
-//! `/context` body a client restores from. Field names and order are exact;
+//! `summary_compact` lifecycle record, the `created_at` time format, the
+//! `/context` body a client restores from, and the body a backend publishes. Field names and order are exact;
 //! unknown fields are ignored and optional ones omitted.
 
+mod batch;
 mod compaction;
 mod context;
 mod event;
 mod phase;
 mod time;
 
+pub use batch::{parse_event_batch, BatchError, MAX_EVENTS_PER_BATCH};
 pub use compaction::{failure_reason, CompactionStatus, ContextCompaction, COMPACTION_TYPE};
 pub use context::ContextState;
-pub use event::StatusEvent;
+pub use event::{EventError, StatusEvent};
 pub use phase::Phase;
 pub use time::{format_created_at, is_iso8601_utc, parse_created_at};
 

@@ -1,9 +1,11 @@
 //! Python semantics the reference relies on: truthiness, `json.dumps` with its
 //! defaults (`", "` / `": "` separators, `ensure_ascii=True`, keys in their
 //! given order, `repr` floats), because the reference counts the tokens of
-//! tool-call arguments serialised that way; and `int()` / `float()` of JSON
+//! tool-call arguments serialised that way; `int()` / `float()` of JSON
 //! values and strings (Unicode digits and `_` separators included), because it
-//! reads exit codes and wall times with them.
+//! reads exit codes and wall times with them; `str()` of a loaded value,
+//! because the guard renders and measures non-string content that way; and
+//! `str.isspace` / `str.strip`.
 
 use serde_json::Value;
 use std::fmt::Write;
@@ -154,11 +156,6 @@ pub fn digit_value(c: char) -> Option<u8> {
     u8::try_from(before % 10).ok()
 }
 
-/// Python's `str.isspace`.
-fn is_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
 fn write_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
@@ -222,6 +219,129 @@ fn write_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Python's `str(value)` of a value `json.loads` produced: a string as is,
+/// anything else as its `repr` (`None`, `True`, `[{'type': 'text'}]`, …).
+pub fn py_str(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => {
+            let mut out = String::new();
+            write_repr(&mut out, other);
+            out
+        }
+    }
+}
+
+fn write_repr(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("None"),
+        Value::Bool(true) => out.push_str("True"),
+        Value::Bool(false) => out.push_str("False"),
+        Value::Number(_) => write_value(out, value),
+        Value::String(s) => write_str_repr(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_repr(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_str_repr(out, key);
+                out.push_str(": ");
+                write_repr(out, item);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Python's `repr(str)`: single quotes unless the text holds `'` and no `"`,
+/// non-printable characters escaped.
+fn write_str_repr(out: &mut String, s: &str) {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    out.push(quote);
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if !is_printable(c) => {
+                let code = c as u32;
+                let _ = match code {
+                    0..=0xff => write!(out, "\\x{code:02x}"),
+                    0x100..=0xffff => write!(out, "\\u{code:04x}"),
+                    _ => write!(out, "\\U{code:08x}"),
+                };
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+}
+
+/// Python's `str.isprintable` for one character: false for control, format,
+/// separator (but the space) and private-use characters. Unassigned code
+/// points, which need the Unicode tables Python carries, count as printable.
+fn is_printable(c: char) -> bool {
+    let code = c as u32;
+    !(c.is_control()
+        || matches!(
+            code,
+            0xa0 | 0xad
+                | 0x600..=0x605
+                | 0x61c
+                | 0x6dd
+                | 0x70f
+                | 0x8e2
+                | 0x1680
+                | 0x180e
+                | 0x2000..=0x200f
+                | 0x2028..=0x202f
+                | 0x205f..=0x2064
+                | 0x2066..=0x206f
+                | 0x3000
+                | 0xd800..=0xf8ff
+                | 0xfeff
+                | 0xfff9..=0xfffb
+                | 0x110bd
+                | 0x110cd
+                | 0x13430..=0x1343f
+                | 0x1bca0..=0x1bca3
+                | 0x1d173..=0x1d17a
+                | 0xe0001
+                | 0xe0020..=0xe007f
+                | 0xf0000..
+        ))
+}
+
+/// Python's `str.isspace` for one character (U+001C–U+001F included, unlike `char::is_whitespace`).
+pub fn is_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `str.strip()`: leading and trailing [`is_space`] characters removed.
+pub fn strip(s: &str) -> &str {
+    s.trim_matches(is_space)
+}
+
 /// Python's `repr(float)`: shortest round-trip digits, fixed notation for
 /// exponents in [-4, 16), otherwise `d.ddde+XX`.
 fn float_repr(f: f64) -> String {
@@ -275,6 +395,25 @@ mod tests {
         );
         assert_eq!(dumps(&json!("é😀\n")), r#""\u00e9\ud83d\ude00\n""#);
         assert_eq!(dumps(&json!("\u{7f}\u{1}")), "\"\u{7f}\\u0001\"");
+    }
+
+    #[test]
+    fn str_of_values_like_python() {
+        assert_eq!(py_str(&json!("plain")), "plain");
+        assert_eq!(py_str(&json!(null)), "None");
+        assert_eq!(py_str(&json!(2.5)), "2.5");
+        assert_eq!(
+            py_str(&json!([{"type": "text", "text": "it's", "ok": true}, "a\"b", "x\u{200d}\n"])),
+            r#"[{'type': 'text', 'text': "it's", 'ok': True}, 'a"b', 'x\u200d\n']"#
+        );
+        assert_eq!(py_str(&json!(["both ' and \""])), r#"['both \' and "']"#);
+        assert_eq!(py_str(&json!(["é😀\u{1}"])), r#"['é😀\x01']"#);
+    }
+
+    #[test]
+    fn strip_uses_python_whitespace() {
+        assert_eq!(strip("\u{1c} \t x y\u{3000}\n"), "x y");
+        assert_eq!(strip("\u{200b}x"), "\u{200b}x");
     }
 
     #[test]

@@ -11,14 +11,18 @@ use serde_json::Value;
 /// A token id.
 pub type Rank = u32;
 
+/// A number of tokens: the one integer type of counts, budgets, limits and
+/// metrics across core (signed, as the wire's metrics and the limit arithmetic are).
+pub type Tokens = i64;
+
 /// Tokens added per message by the chat format.
-pub const TOKENS_PER_MESSAGE: usize = 4;
+pub const TOKENS_PER_MESSAGE: Tokens = 4;
 /// Tokens added once per message list (reply priming).
-pub const TOKENS_PER_REPLY: usize = 3;
+pub const TOKENS_PER_REPLY: Tokens = 3;
 /// Tokens an `image_url` part counts as.
-pub const IMAGE_TOKENS: usize = 170;
+pub const IMAGE_TOKENS: Tokens = 170;
 /// Tokens a video part counts as.
-pub const VIDEO_TOKENS: usize = 3600;
+pub const VIDEO_TOKENS: Tokens = 3600;
 
 /// Counts and cuts text under one model's encoding.
 #[derive(Clone, Copy)]
@@ -55,11 +59,19 @@ impl TokenCounter {
     }
 
     /// Number of tokens of `text`, ordinary encoding.
-    pub fn count_text(&self, text: &str) -> usize {
+    pub fn count_text(&self, text: &str) -> Tokens {
         if text.is_empty() {
             return 0;
         }
-        self.bpe.count_ordinary(text)
+        tokens_of_len(self.bpe.count_ordinary(text))
+    }
+
+    /// [`Self::count_text`], or [`crate::Error::OutOfMemory`] when the tokenizer's working memory cannot be had.
+    pub fn try_count_text(&self, text: &str) -> crate::Result<Tokens> {
+        if text.is_empty() {
+            return Ok(0);
+        }
+        self.bpe.try_count_ordinary(text).map(tokens_of_len)
     }
 
     /// The tokens of `text`, ordinary encoding.
@@ -73,7 +85,7 @@ impl TokenCounter {
     }
 
     /// Tokens of one message without the list's reply priming.
-    pub fn count_message(&self, message: &Message) -> usize {
+    pub fn count_message(&self, message: &Message) -> Tokens {
         let mut total = TOKENS_PER_MESSAGE;
         if !message.role.is_empty() {
             total += self.count_text(&message.role);
@@ -90,16 +102,16 @@ impl TokenCounter {
     }
 
     /// Tokens of a message list: every message plus the reply priming once (`[]` counts 3).
-    pub fn count_messages(&self, messages: &[Message]) -> usize {
+    pub fn count_messages(&self, messages: &[Message]) -> Tokens {
         messages
             .iter()
             .map(|m| self.count_message(m))
-            .sum::<usize>()
+            .sum::<Tokens>()
             + TOKENS_PER_REPLY
     }
 
     /// Tokens of a message's tool calls (function names and arguments).
-    pub fn count_tool_calls(&self, message: &Message) -> usize {
+    pub fn count_tool_calls(&self, message: &Message) -> Tokens {
         message
             .tool_calls
             .iter()
@@ -108,7 +120,7 @@ impl TokenCounter {
             .sum()
     }
 
-    fn count_part(&self, part: &ContentPart) -> usize {
+    fn count_part(&self, part: &ContentPart) -> Tokens {
         match part {
             ContentPart::Text { text, .. } | ContentPart::Bare(text) => self.count_text(text),
             ContentPart::Image(_) => IMAGE_TOKENS,
@@ -121,7 +133,7 @@ impl TokenCounter {
     /// keys hold, so a `function` object counts in every shape: also when the
     /// call's `id` is not a string, or its `name` is null (then only the
     /// arguments count), which the typed OpenAI shape does not accept.
-    fn count_tool_call(&self, call: &ToolCall) -> usize {
+    fn count_tool_call(&self, call: &ToolCall) -> Tokens {
         let (name, arguments) = match call {
             ToolCall::Function { function, .. } => {
                 (Some(function.name.as_str()), Some(&function.arguments))
@@ -140,18 +152,18 @@ impl TokenCounter {
     /// Cuts `text` to its first `head` and last `tail` tokens, each decoded lossily.
     ///
     /// Returns `(head_text, tail_text, total_tokens)`; one encoding pass, O(n).
-    pub fn head_tail(&self, text: &str, head: usize, tail: usize) -> (String, String, usize) {
+    pub fn head_tail(&self, text: &str, head: Tokens, tail: Tokens) -> (String, String, Tokens) {
         let ids = self.encode(text);
         let total = ids.len();
-        let head = head.min(total);
-        let tail = tail.min(total - head);
+        let head = len_of_tokens(head).min(total);
+        let tail = len_of_tokens(tail).min(total - head);
         let head_text = self.decode_lossy(&ids[..head]);
         let tail_text = if tail == 0 {
             String::new()
         } else {
             self.decode_lossy(&ids[total - tail..])
         };
-        (head_text, tail_text, total)
+        (head_text, tail_text, tokens_of_len(total))
     }
 }
 
@@ -163,13 +175,24 @@ fn function_fields(function: Option<&Value>) -> (Option<&str>, Option<&Value>) {
     }
 }
 
+/// A length (of a token list, a text) as [`Tokens`], saturating (lengths past `i64::MAX` do not occur).
+pub fn tokens_of_len(len: usize) -> Tokens {
+    Tokens::try_from(len).unwrap_or(Tokens::MAX)
+}
+
+/// A token count as a length to slice with: negative counts are 0, and counts
+/// past the address space saturate (on wasm32 a plain `as usize` would wrap).
+pub fn len_of_tokens(tokens: Tokens) -> usize {
+    usize::try_from(tokens.max(0)).unwrap_or(usize::MAX)
+}
+
 /// Counts `text` under `model`'s encoding.
-pub fn count_text(text: &str, model: &str) -> usize {
+pub fn count_text(text: &str, model: &str) -> Tokens {
     TokenCounter::for_model(model).count_text(text)
 }
 
 /// Counts a message list under `model`'s encoding.
-pub fn count_messages(messages: &[Message], model: &str) -> usize {
+pub fn count_messages(messages: &[Message], model: &str) -> Tokens {
     TokenCounter::for_model(model).count_messages(messages)
 }
 

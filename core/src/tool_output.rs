@@ -5,9 +5,9 @@
 //! Rendering is idempotent: a string that already starts with
 //! `[tool_output ` is parsed back to its body and footer first.
 
-use crate::message::Message;
+use crate::message::{Content, Message};
 use crate::pyjson;
-use crate::tokens::TokenCounter;
+use crate::tokens::{len_of_tokens, tokens_of_len, Rank, TokenCounter, Tokens};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -104,13 +104,13 @@ pub struct Cut {
     /// The body as the model sees it.
     pub rendered: String,
     /// Tokens of the original body.
-    pub total_tokens: usize,
+    pub total_tokens: Tokens,
     /// Whether anything was removed.
     pub truncated: bool,
-    /// Units kept (the policy limit) when truncated.
-    pub kept: usize,
-    /// Units removed when truncated.
-    pub dropped: usize,
+    /// Units (tokens or bytes) kept, the policy limit, when truncated.
+    pub kept: i64,
+    /// Units (tokens or bytes) removed when truncated.
+    pub dropped: i64,
 }
 
 /// Head and tail budgets of a cut to `limit` units.
@@ -122,12 +122,11 @@ fn head_tail_budget(limit: usize) -> (usize, usize) {
 /// Cuts `body` to `policy`: unchanged when it fits, else
 /// `…D unit truncated…\n{head}\n…D unit truncated…\n{tail}`.
 pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounter) -> Cut {
-    // Saturating: on wasm32 `as usize` would wrap limits past 4 GiB.
-    let limit = usize::try_from(policy.limit.max(0)).unwrap_or(usize::MAX);
     match policy.kind {
-        PolicyKind::Tokens => truncate_encoded(body, &counter.encode(body), limit, counter),
+        PolicyKind::Tokens => truncate_encoded(body, &counter.encode(body), policy.limit, counter),
         PolicyKind::Bytes => {
             let total_tokens = counter.count_text(body);
+            let limit = len_of_tokens(policy.limit);
             let total_bytes = body.len();
             if total_bytes <= limit {
                 return unchanged(body, total_tokens);
@@ -137,37 +136,34 @@ pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounte
             let tail_text = &body[ceil_char_boundary(body, total_bytes - tail)..];
             cut(
                 PolicyKind::Bytes,
-                head_text,
-                tail_text,
+                (head_text, tail_text),
                 total_tokens,
-                limit,
-                total_bytes - limit,
+                (limit, total_bytes - limit),
             )
         }
     }
 }
 
-/// The token cut of `body` whose tokens `ids` are already known, so callers that
-/// measured the body first do not encode it twice.
-pub fn truncate_encoded(body: &str, ids: &[u32], limit: usize, counter: &TokenCounter) -> Cut {
+/// The token cut of `body` to `limit` tokens, whose tokens `ids` are already
+/// known, so callers that measured the body first do not encode it twice.
+pub fn truncate_encoded(body: &str, ids: &[Rank], limit: Tokens, counter: &TokenCounter) -> Cut {
     let total = ids.len();
+    let limit = len_of_tokens(limit);
     if total <= limit {
-        return unchanged(body, total);
+        return unchanged(body, tokens_of_len(total));
     }
     let (head, tail) = head_tail_budget(limit);
     let head_text = counter.decode_lossy(&ids[..head]);
     let tail_text = counter.decode_lossy(&ids[total - tail..]);
     cut(
         PolicyKind::Tokens,
-        &head_text,
-        &tail_text,
-        total,
-        limit,
-        total - limit,
+        (&head_text, &tail_text),
+        tokens_of_len(total),
+        (limit, total - limit),
     )
 }
 
-fn unchanged(body: &str, total_tokens: usize) -> Cut {
+fn unchanged(body: &str, total_tokens: Tokens) -> Cut {
     Cut {
         rendered: body.to_string(),
         total_tokens,
@@ -177,21 +173,20 @@ fn unchanged(body: &str, total_tokens: usize) -> Cut {
     }
 }
 
+/// The cut body from its `(head, tail)` texts and `(kept, dropped)` units.
 fn cut(
     kind: PolicyKind,
-    head: &str,
-    tail: &str,
-    total_tokens: usize,
-    kept: usize,
-    dropped: usize,
+    (head, tail): (&str, &str),
+    total_tokens: Tokens,
+    (kept, dropped): (usize, usize),
 ) -> Cut {
     let marker = format!("\u{2026}{dropped} {} truncated\u{2026}", kind.unit());
     Cut {
         rendered: format!("{marker}\n{head}\n{marker}\n{tail}"),
         total_tokens,
         truncated: true,
-        kept,
-        dropped,
+        kept: tokens_of_len(kept),
+        dropped: tokens_of_len(dropped),
     }
 }
 
@@ -209,11 +204,6 @@ fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Python's `str.isspace` (includes U+001C–U+001F, unlike `char::is_whitespace`).
-pub(crate) fn py_isspace(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
 /// Header name: whitespace → `_`, `]` removed, empty → `unknown`.
 fn sanitize_name(name: &str) -> String {
     if name.is_empty() {
@@ -221,7 +211,7 @@ fn sanitize_name(name: &str) -> String {
     }
     name.chars()
         .filter(|c| *c != ']')
-        .map(|c| if py_isspace(c) { '_' } else { c })
+        .map(|c| if pyjson::is_space(c) { '_' } else { c })
         .collect()
 }
 
@@ -273,7 +263,7 @@ fn parse_footer(line: &str) -> (Option<i64>, Option<f64>) {
     let inner = line.get(1..line.len().saturating_sub(1)).unwrap_or("");
     let mut exit_code = None;
     let mut wall_time = None;
-    for part in inner.split(py_isspace).filter(|p| !p.is_empty()) {
+    for part in inner.split(pyjson::is_space).filter(|p| !p.is_empty()) {
         if let Some(v) = part.strip_prefix("exit_code=") {
             if let Some(code) = pyjson::int_from_str(v) {
                 exit_code = Some(code);
@@ -292,7 +282,7 @@ fn parse_footer(line: &str) -> (Option<i64>, Option<f64>) {
 fn parse_header_name(line: &str) -> String {
     let inner = line[HEADER_PREFIX.len()..].trim_end_matches(']');
     inner
-        .split(py_isspace)
+        .split(pyjson::is_space)
         .filter_map(|part| part.split_once('='))
         .filter(|(k, _)| *k == "name")
         .map(|(_, v)| v.to_string())
@@ -387,12 +377,12 @@ pub fn render_raw(raw: &RawToolOutput, policy: TruncationPolicy, counter: &Token
 }
 
 /// The raw output a tool message carries, as the reference's `extract_raw`
-/// reads it: an earlier rendering gives back its body, name and footer; then a
-/// non-blank message `name` overrides the name, and `additional_kwargs`
-/// `exit_code` / `wall_time` (read with Python's `int()` / `float()`) override
-/// the footer's.
+/// reads it: the content as Python's `str()` gives it (an earlier rendering
+/// gives back its body, name and footer, so headers never nest), a non-blank
+/// `name` overriding the header's, and `additional_kwargs.exit_code` /
+/// `wall_time` (as Python's `int()` / `float()` read them) overriding the footer's.
 pub fn extract_raw(message: &Message) -> RawToolOutput {
-    let text = message.content_as_text();
+    let text = content_str(message);
     let mut raw = if text.starts_with(HEADER_PREFIX) {
         let mut parsed = parse_rendered(&text);
         parsed.tool_name = parsed.tool_name.filter(|n| !n.is_empty());
@@ -403,11 +393,10 @@ pub fn extract_raw(message: &Message) -> RawToolOutput {
             ..RawToolOutput::default()
         }
     };
-    // Blank as Python's `str.strip()` sees it (U+001C–U+001F are whitespace there).
     if let Some(name) = message
         .name
         .as_deref()
-        .filter(|n| n.chars().any(|c| !py_isspace(c)))
+        .filter(|n| !pyjson::strip(n).is_empty())
     {
         raw.tool_name = Some(name.to_string());
     }
@@ -427,18 +416,31 @@ pub fn extract_raw(message: &Message) -> RawToolOutput {
     raw
 }
 
-/// Whether a tool message is a knowledge-base direct injection, which is never cut.
+/// A message's content as Python's `str(message.content)`: a string as is, a part list as its `repr`.
+pub fn content_str(message: &Message) -> String {
+    match &message.content {
+        None => String::new(),
+        Some(Content::Text(text)) => text.clone(),
+        Some(other) => serde_json::to_value(other)
+            .map(|v| pyjson::py_str(&v))
+            .unwrap_or_default(),
+    }
+}
+
+/// Whether a tool message is a knowledge-base direct injection, which is never
+/// cut: its name (stripped) is `knowledge_base_search` and its content parses
+/// as a JSON object with `"mode": "direct_injection"`.
 pub fn is_bypassed(message: &Message) -> bool {
-    if message.name.as_deref() != Some("knowledge_base_search") {
+    if !message.is_tool()
+        || message.name.as_deref().map(pyjson::strip) != Some("knowledge_base_search")
+    {
         return false;
     }
-    let Some(text) = message.text() else {
-        return false;
-    };
-    serde_json::from_str::<Value>(text)
+    serde_json::from_str::<Value>(&content_str(message))
         .ok()
         .and_then(|v| {
-            v.get("mode")
+            v.as_object()
+                .and_then(|o| o.get("mode"))
                 .and_then(Value::as_str)
                 .map(|m| m == "direct_injection")
         })

@@ -2,6 +2,7 @@
 //! operation (`context_protection.<op>`), so a tracing backend can count
 //! events, success rates, durations and token savings alike for all of them.
 
+use crate::tokens::Tokens;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -23,8 +24,8 @@ pub struct TraceBuilder {
     operation: String,
     status: String,
     duration_ms: Option<f64>,
-    before_tokens: Option<i64>,
-    after_tokens: Option<i64>,
+    before_tokens: Option<Tokens>,
+    after_tokens: Option<Tokens>,
     extra: Vec<(String, Value)>,
 }
 
@@ -48,7 +49,7 @@ impl TraceBuilder {
     }
 
     /// Token size before and after; adds `tokens_saved` when both are present.
-    pub fn tokens(mut self, before: Option<i64>, after: Option<i64>) -> Self {
+    pub fn tokens(mut self, before: Option<Tokens>, after: Option<Tokens>) -> Self {
         self.before_tokens = before;
         self.after_tokens = after;
         self

@@ -145,38 +145,6 @@ fn edge_cases_encode_identically() {
 }
 
 #[test]
-fn every_token_has_the_oracles_bytes() {
-    // The embedded tables (plain, derived from another vocabulary, extended) hold tiktoken's tokens.
-    for (name, ours, oracle) in engines() {
-        let specials: Vec<Vec<u8>> = oracle
-            .special_tokens()
-            .iter()
-            .map(|s| s.as_bytes().to_vec())
-            .collect();
-        let vocab = ours.vocabulary();
-        for rank in 0..vocab.len() as u32 {
-            let theirs = oracle
-                .decode_bytes(&[rank])
-                .ok()
-                .filter(|b| !specials.contains(b));
-            let mine = vocab.token_bytes(rank);
-            assert_eq!(
-                theirs.as_deref().unwrap_or_default(),
-                mine,
-                "{name}: rank {rank}"
-            );
-            if !mine.is_empty() {
-                assert_eq!(
-                    vocab.rank(mine),
-                    Some(rank),
-                    "{name}: lookup of rank {rank}"
-                );
-            }
-        }
-    }
-}
-
-#[test]
 fn long_runs_without_whitespace_encode_identically() {
     let mut seed = 7u64;
     let mut rand = || {
@@ -224,6 +192,99 @@ fn long_runs_without_whitespace_encode_identically() {
         " ".repeat(3000),
     ] {
         check(&text).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// Byte lengths on both sides of the engine's cut-over points: the stack-array
+/// scan up to 32 bytes, the tournament tree above it, windows above 4096
+/// bytes (one window plus its 128-byte margin, several windows), and the
+/// piece memo's 16- and 64-byte keys.
+const CUT_OVERS: [usize; 19] = [
+    15, 16, 17, 32, 33, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 4224, 4225, 8193, 12_000,
+    16_385,
+];
+
+/// `unit` repeated (cycling through it) up to exactly `len` bytes, on char boundaries where it can.
+fn sized(unit: &str, len: usize) -> String {
+    let mut s = String::with_capacity(len + 4);
+    for c in unit.chars().cycle() {
+        if s.len() + c.len_utf8() > len {
+            break;
+        }
+        s.push(c);
+    }
+    while s.len() < len {
+        s.push('x');
+    }
+    s
+}
+
+#[test]
+fn pieces_on_both_sides_of_every_cut_over_encode_identically() {
+    let mut seed = 3u64;
+    let mut rand = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let letters: String = (0..17_000)
+        .map(|_| (b'a' + (rand() % 26) as u8) as char)
+        .collect();
+    let upper: String = (0..17_000)
+        .map(|_| (b'A' + (rand() % 26) as u8) as char)
+        .collect();
+    // One piece each under every pre-tokenizer: runs of one class the patterns keep whole.
+    let units = [
+        letters.as_str(),
+        upper.as_str(),
+        " ",
+        "\n",
+        "\t",
+        "a",
+        "上下文治理压缩检查点预览附件读取按需分层统一我们的设计文档说明",
+        "ことばのまど",
+        "контекстноеокно",
+        "👍🏽🚀✨",
+        "!?.,;:-=+*/",
+        "\u{3000}",
+        "é\u{0301}",
+        "ǅǈǋ",
+    ];
+    for unit in units {
+        for len in CUT_OVERS {
+            let piece = sized(unit, len);
+            check(&piece)
+                .unwrap_or_else(|e| panic!("{len} bytes of {:?}: {e}", unit.chars().next()));
+            // The same piece after a word and before a space, as it meets the pre-tokenizer in text.
+            check(&format!("word {piece} end"))
+                .unwrap_or_else(|e| panic!("{len} bytes in text: {e}"));
+        }
+    }
+}
+
+#[test]
+fn texts_on_both_sides_of_the_memo_threshold_encode_identically() {
+    // The piece memo starts at 4096 bytes of text.
+    let words = [
+        "context",
+        "window",
+        "上下文",
+        "naïve",
+        "👍🏽",
+        "tokens",
+        "it's",
+        "123",
+    ];
+    for len in [4095, 4096, 4097, 40_000] {
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() < len {
+            text.push_str(words[i % words.len()]);
+            text.push(if i % 5 == 0 { '\n' } else { ' ' });
+            i += 1;
+        }
+        check(&sized(&text, len)).unwrap_or_else(|e| panic!("{len}-byte text: {e}"));
     }
 }
 
@@ -278,11 +339,55 @@ fn unicode_text() -> impl Strategy<Value = String> {
     proptest::collection::vec(pieces, 0..24).prop_map(|v| v.concat())
 }
 
+/// ASCII runs of each byte kind the pre-tokenizers' fast paths tell apart, next to
+/// one character of every Unicode class their general paths tell apart: the
+/// fast paths must hand every such meeting to the general path unchanged.
+fn ascii_meets_unicode() -> impl Strategy<Value = String> {
+    let ascii = prop_oneof![
+        "[a-z]{1,6}",
+        "[A-Z]{1,4}",
+        "[A-Z][a-z]{1,5}",
+        "[0-9]{1,5}",
+        "[ ]{1,4}",
+        "[ \t\n\r\x0b\x0c]{1,4}",
+        "[!-/:-@\\[-`{-~]{1,4}",
+        "'[sStTdDmMlLvVrReE]{1,2}",
+        "[\x00-\x08\x0e-\x1f\x7f]",
+    ];
+    let unicode = prop_oneof![
+        Just("É"),        // Lu
+        Just("é"),        // Ll
+        Just("ǅ"),        // Lt
+        Just("ʰ"),        // Lm
+        Just("中"),       // Lo
+        Just("\u{0301}"), // M
+        Just("٣"),        // Nd
+        Just("Ⅻ"),        // Nl
+        Just("½"),        // No
+        Just("\u{a0}"),   // White_Space
+        Just("\u{3000}"),
+        Just("\u{2028}"),
+        Just("\u{85}"),
+        Just("—"), // punctuation
+        Just("“"),
+        Just("ſ"),        // folds to s
+        Just("\u{212a}"), // Kelvin sign, folds to k
+        Just("👍"),
+    ];
+    let part = prop_oneof![ascii.prop_map(|s| s), unicode.prop_map(str::to_string)];
+    proptest::collection::vec(part, 1..16).prop_map(|v| v.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
     fn generated_text_encodes_identically(text in unicode_text()) {
+        prop_assert!(check(&text).is_ok(), "{}", check(&text).unwrap_err());
+    }
+
+    #[test]
+    fn ascii_next_to_every_unicode_class_encodes_identically(text in ascii_meets_unicode()) {
         prop_assert!(check(&text).is_ok(), "{}", check(&text).unwrap_err());
     }
 }

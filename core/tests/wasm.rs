@@ -666,3 +666,7 @@ mod js_api {
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 #[path = "wasm/guard.rs"]
 mod guard_api;
+
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
+#[path = "wasm/history.rs"]
+mod history_api;

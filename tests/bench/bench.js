@@ -1,12 +1,20 @@
-// The browser bench page: ctxguard's npm package (pkg/core/, release build) beside
-// three JS tokenizers from the npm registry, all o200k, on the same inputs in
-// the same page. Driven by run.mjs through chromedriver; the result is left in
-// `window.benchResult`.
+// The browser bench page: ctxguard's npm package (release build) beside four
+// JS tokenizers from the npm registry, all o200k, on the same inputs in the
+// same page. Driven by run.mjs through chromedriver; the result is left in
+// `window.benchResult`. The inputs are the files scripts/bench.sh wrote with
+// tests/bench/corpus.mjs (`corpus=` folder, served from the repository root).
 //
-//   ?mode=init&tok=NAME  fresh page: time from loading NAME to its first count result
-//   ?mode=run            every tokenizer: count checks, MB/s, worst cases
-import * as corpus from "./corpus.mjs";
+//   ?mode=init&tok=NAME             fresh page: time from loading NAME to its first count result
+//   ?mode=cold&tok=NAME&input=KEY   fresh page: NAME set up and warmed on a probe, then the
+//                                   first count of input KEY (a text this page has not seen)
+//   ?mode=warm&tok=NAME&input=KEY   fresh page: as cold, after counting KEY-2 (another text of the same kind)
+//   ?mode=run                       every tokenizer: count checks, repeated-run MB/s, worst cases
+// Every mode takes `pkg=` (the folder of ctxguard's npm package, from the repository root;
+// default pkg/core).
 
+const params = new URLSearchParams(location.search);
+const PKG = `/${params.get("pkg") ?? "pkg/core"}`;
+const CORPUS = `/${params.get("corpus") ?? "tests/bench/.corpus"}`;
 const NM = "/tests/bench/node_modules";
 const MODEL = "gpt-4o"; // o200k_base
 const PROBE = "hello world";
@@ -18,9 +26,9 @@ const PROBE = "hello world";
  */
 export const TOKENIZERS = {
   ctxguard: async () => {
-    const m = await import("/pkg/core/ctxguard_core.js");
-    await m.default();
-    return { count: (s) => m.countTokens(s, MODEL) };
+    const m = await import(`${PKG}/ctxguard_core.js`);
+    const wasm = await m.default();
+    return { count: (s) => m.countTokens(s, MODEL), memory: () => wasm.memory.buffer.byteLength };
   },
   "gpt-tokenizer": async () => {
     const m = await import(`${NM}/gpt-tokenizer/esm/encoding/o200k_base.js`);
@@ -35,6 +43,15 @@ export const TOKENIZERS = {
     ]);
     const enc = new Tiktoken(ranks.default);
     return { count: (s) => enc.encode(s, [], []).length };
+  },
+  "ai-tokenizer": async () => {
+    const [{ Tokenizer }, o200k] = await Promise.all([
+      import(`${NM}/ai-tokenizer/dist/index.js`),
+      import(`${NM}/ai-tokenizer/dist/encoding/o200k_base.js`),
+    ]);
+    const enc = new Tokenizer(o200k);
+    // allowedSpecial "all" takes its ordinary path, where special-token text is plain text.
+    return { count: (s) => enc.encode(s, "all").length, reset: () => enc.mergeCache.clear() };
   },
   "tiktoken (npm wasm)": async () => {
     const m = await import(`${NM}/tiktoken/lite/init.js`);
@@ -102,6 +119,28 @@ async function worstCase(tk, text) {
   return { ...last, complete: last.size === text.length, steps: steps.map(({ size, ms }) => ({ size, ms })) };
 }
 
+/** The bench input `key`, as the bench wrote it. */
+async function input(key) {
+  const res = await fetch(`${CORPUS}/${key}.txt`);
+  if (!res.ok) throw new Error(`${CORPUS}/${key}.txt: HTTP ${res.status} (scripts/bench.sh writes the inputs)`);
+  return res.text();
+}
+
+/** A fresh page's first count of `key` (after counting `before`, another text, when given). */
+async function coldMode(name, key, before) {
+  const text = await input(key);
+  const first = before ? await input(before) : null;
+  const tk = await TOKENIZERS[name]();
+  tk.count(PROBE);
+  const memory = tk.memory?.() ?? null;
+  if (first) tk.count(first);
+  await yieldToBrowser();
+  const t0 = performance.now();
+  const tokens = tk.count(text);
+  const ms = performance.now() - t0;
+  Object.assign(result, { name, input: key, bytes: utf8(text), tokens, ms, memory_after_setup: memory, memory_after: tk.memory?.() ?? null });
+}
+
 async function initMode(name) {
   const t0 = performance.now();
   const tk = await TOKENIZERS[name]();
@@ -110,8 +149,10 @@ async function initMode(name) {
   Object.assign(result, { name, init_ms: ms, tokens });
 }
 
+const INPUTS = ["mixed", "prose", "en", "zh", "code", "a", "letters", "base64"];
+
 async function runMode(only) {
-  const inputs = corpus.all();
+  const inputs = Object.fromEntries(await Promise.all(INPUTS.map(async (k) => [k, await input(k)])));
   result.bytes = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, utf8(v)]));
   const vectors = (await (await fetch("/tests/conformance/vectors.jsonl")).text())
     .split("\n")
@@ -136,14 +177,14 @@ async function runMode(only) {
   for (const [name, tk] of Object.entries(loaded)) {
     if (name === "ctxguard") continue;
     for (const v of vectors) compare(name, v.id, tk.count(v.text), ours.count(v.text));
-    for (const key of ["mixed", "prose", "base64"]) compare(name, key, tk.count(inputs[key]), ours.count(inputs[key]));
+    for (const key of ["mixed", "prose", "en", "zh", "code", "base64"]) compare(name, key, tk.count(inputs[key]), ours.count(inputs[key]));
     await yieldToBrowser();
   }
   result.vectors_checked = vectors.length;
   const tokenizers = {};
   for (const [name, tk] of Object.entries(loaded)) {
     const r = (tokenizers[name] = {});
-    for (const key of ["mixed", "prose"]) {
+    for (const key of ["mixed", "prose", "en", "zh", "code"]) {
       result.progress = `${name}: ${key} throughput`;
       r[key] = await throughput(tk, inputs[key]);
       if (tk.reset) r[`${key}_warm_cache`] = await throughput(tk, inputs[key], true);
@@ -166,7 +207,7 @@ async function runMode(only) {
  * message and taking a snapshot, against `contextMetrics` recounting the whole history once.
  */
 async function ledgerSnapshot(text) {
-  const m = await import("/pkg/core/ctxguard_core.js");
+  const m = await import(`${PKG}/ctxguard_core.js`);
   const chunk = 4000; // characters per message
   const history = [];
   for (let i = 0, at = 0; history.length < 1140; i++, at = (at + chunk) % (text.length - chunk)) {
@@ -198,10 +239,11 @@ async function ledgerSnapshot(text) {
 }
 
 async function main() {
-  const params = new URLSearchParams(location.search);
   try {
     if (params.get("mode") === "warmup") result.warmup = true;
     else if (params.get("mode") === "init") await initMode(params.get("tok"));
+    else if (params.get("mode") === "cold") await coldMode(params.get("tok"), params.get("input"), null);
+    else if (params.get("mode") === "warm") await coldMode(params.get("tok"), params.get("input"), `${params.get("input")}-2`);
     else await runMode(params.get("only")?.split(","));
   } catch (e) {
     result.error = String(e && e.stack ? e.stack : e);

@@ -8,7 +8,9 @@
 //   letters  1 MB of random lowercase letters
 //   base64   1 MB of base64 (750,000 random bytes)
 //
-// CLI: node tests/bench/corpus.mjs OUTDIR   writes OUTDIR/<name>.txt for each input.
+// CLI: node tests/bench/corpus.mjs OUTDIR   writes OUTDIR/<name>.txt for each input, and
+// the real-text inputs of ./real.mjs (en, zh, code; built from files on disk), and
+// prose-2 and mixed-2 (the same kinds from other seeds, for "a second text of the same kind").
 
 export const SIZE = 1_000_000;
 
@@ -169,15 +171,15 @@ function fill(r, gens, size) {
   return parts.join("");
 }
 
-export function mixed() {
-  const r = rng(0x5eed_0001);
+export function mixed(seed = 0x5eed_0001) {
+  const r = rng(seed);
   // weights: prose 4, code 2, CJK 2, JSON 1.5, emoji 1
   const gens = [prose, prose, prose, prose, code, code, cjk, cjk, json, json, json, emoji, emoji];
   return fill(r, gens, SIZE);
 }
 
-export function englishProse() {
-  return fill(rng(0x5eed_0002), [prose], SIZE);
+export function englishProse(seed = 0x5eed_0002) {
+  return fill(rng(seed), [prose], SIZE);
 }
 
 export function letters() {
@@ -221,7 +223,10 @@ if (isMain) {
     process.exit(2);
   }
   mkdirSync(out, { recursive: true });
-  for (const [name, text] of Object.entries(all())) {
+  const { real } = await import("./real.mjs");
+  const root = (await import("node:url")).fileURLToPath(new URL("../..", import.meta.url));
+  const more = { "prose-2": englishProse(0x5eed_0012), "mixed-2": mixed(0x5eed_0011), ...real(root) };
+  for (const [name, text] of Object.entries({ ...all(), ...more })) {
     writeFileSync(join(out, `${name}.txt`), text);
     console.log(`${name}.txt: ${utf8(text)} bytes`);
   }

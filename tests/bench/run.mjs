@@ -1,11 +1,19 @@
-// Drives tests/bench/index.html in one headless Chromium session (tests/support's
-// driver), as tests/wasm-host/run.mjs does. Serves the repository root on a free localhost
-// port; measures each tokenizer's init on `--inits` fresh page loads, then runs
-// the throughput / worst-case page once; prints the table and writes the raw
-// result as JSON to `--out`.
+// Drives tests/bench/index.html in headless Chromium (tests/support's driver),
+// as tests/wasm-host/run.mjs does. Serves the repository root on a free localhost port; measures
+//   - each tokenizer's init on `--inits` fresh page loads of one session, and
+//     ctxguard's on `--contexts` fresh browser sessions (a new profile each:
+//     no HTTP cache, no compiled-code cache);
+//   - cold counts: a fresh page per sample, the first count of an input there
+//     (`--cold-runs` pages per tokenizer and input), and warm ones (after a
+//     first text of the same kind);
+//   - the throughput / worst-case page once;
+// prints the table and writes the raw result as JSON to `--out`.
 //
-// Usage: node tests/bench/run.mjs [--out FILE] [--inits N] [--only NAME,…] [--chromium PATH]
-// (--only: run just these tokenizers beside ctxguard, e.g. `--only ctxguard` while tuning it).
+// Usage: node tests/bench/run.mjs [--out FILE] [--pkg DIR] [--corpus DIR] [--inits N] [--contexts N]
+//        [--cold-runs N] [--only NAME,…] [--chromium PATH]
+// (--pkg: ctxguard's npm package folder from the repository root, default pkg/core;
+//  --corpus: the inputs corpus.mjs wrote, from the repository root, default tests/bench/.corpus;
+//  --only: run just these tokenizers beside ctxguard, e.g. `--only ctxguard` while tuning it).
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openBrowser, root } from "../support/browser.mjs";
@@ -13,9 +21,13 @@ import { option, sleep } from "../support/net.mjs";
 import { browserTable } from "./report.mjs";
 
 const out = option("--out", null);
+const pkg = option("--pkg", "pkg/core");
+const corpus = option("--corpus", "tests/bench/.corpus");
 const inits = Number(option("--inits", "5"));
-const TIMEOUT_MS = 9 * 60_000;
-const ALL = ["ctxguard", "gpt-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
+const contexts = Number(option("--contexts", "5"));
+const coldRuns = Number(option("--cold-runs", "3"));
+const TIMEOUT_MS = 20 * 60_000;
+const ALL = ["ctxguard", "gpt-tokenizer", "ai-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
 const only = option("--only", null)?.split(",");
 for (const name of only ?? []) {
   if (!ALL.includes(name)) {
@@ -24,52 +36,96 @@ for (const name of only ?? []) {
   }
 }
 const TOKENIZERS = ALL.filter((n) => !only || n === "ctxguard" || only.includes(n));
+/** Cold inputs: the worst cases only for ctxguard (the JS tokenizers are quadratic on them; the run page covers them). */
+const COLD = ["en", "zh", "code", "mixed", "prose"];
+const COLD_OURS = [...COLD, "a", "letters", "base64"];
+/** Warm: kinds with a second text (`KEY-2`). */
+const WARM = ["prose", "mixed"];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  for (const p of ["pkg/core/ctxguard_core.js", "pkg/core/ctxguard_core_bg.wasm", "tests/bench/node_modules/tiktoken/package.json"]) {
-    if (!existsSync(join(root, p))) throw new Error(`${p} is missing (scripts/bench.sh builds pkg/core/ and runs npm ci)`);
+  for (const p of [`${pkg}/ctxguard_core.js`, `${pkg}/ctxguard_core_bg.wasm`, "tests/bench/node_modules/ai-tokenizer/package.json", `${corpus}/en.txt`]) {
+    if (!existsSync(join(root, p))) throw new Error(`${p} is missing (scripts/bench.sh builds the package, runs npm ci and writes the inputs)`);
   }
+  const page = `/tests/bench/index.html`;
+  const common = `pkg=${encodeURIComponent(pkg)}&corpus=${encodeURIComponent(corpus)}`;
+  const report = { inits: {}, init_contexts: [], cold: {}, warm: {} };
+
+  const poll = async (browser, onProgress) => {
+    let last = "";
+    for (;;) {
+      const r = await browser.execute("const r = window.benchResult; return r ? (r.done ? r : { progress: r.progress }) : null;");
+      if (r && r.done) return r;
+      if (r && r.progress && r.progress !== last && onProgress) onProgress((last = r.progress));
+      await sleep(100);
+    }
+  };
+  const visit = async (browser, query) => {
+    await browser.goto(`${page}?${query}&${common}`);
+    const r = await poll(browser);
+    if (r.error) throw new Error(`${query}: ${r.error}`);
+    return r;
+  };
+
+  // ctxguard's init in brand-new browser sessions (a fresh profile each).
+  for (let i = 0; i < contexts; i++) {
+    const browser = await openBrowser();
+    try {
+      await browser.setScriptTimeout(TIMEOUT_MS);
+      await visit(browser, "mode=warmup");
+      const r = await visit(browser, "mode=init&tok=ctxguard");
+      report.init_contexts.push(r.init_ms);
+      report.chromium = browser.browserVersion;
+      console.log(`init ctxguard (fresh browser ${i + 1}/${contexts}): ${r.init_ms.toFixed(1)} ms`);
+    } finally {
+      await browser.close();
+    }
+  }
+
   const browser = await openBrowser();
   const deadline = setTimeout(() => {
     console.error(`browser bench: timed out after ${TIMEOUT_MS / 1000} s`);
     browser.close().finally(() => process.exit(2));
   }, TIMEOUT_MS);
-
-  const page = `/tests/bench/index.html`;
-  const report = { inits: {}, chromium: browser.browserVersion };
+  report.chromium = browser.browserVersion;
   try {
     // A page busy counting blocks script execution; let the poll wait for it.
     await browser.setScriptTimeout(TIMEOUT_MS);
-
-    const poll = async (onProgress) => {
-      let last = "";
-      for (;;) {
-        const r = await browser.execute(
-          "const r = window.benchResult; return r ? (r.done ? r : { progress: r.progress }) : null;",
-        );
-        if (r && r.done) return r;
-        if (r && r.progress && r.progress !== last && onProgress) onProgress((last = r.progress));
-        await sleep(250);
-      }
-    };
-
     // The session's first navigation also starts Chromium's renderer and network service
     // (about 100 ms more); take it on a page that times nothing, so that no tokenizer's
     // first sample pays it.
-    await browser.goto(`${page}?mode=warmup`);
-    await poll();
+    await visit(browser, "mode=warmup");
     for (let run = 0; run < inits; run++) {
       for (const name of TOKENIZERS) {
-        const url = `${page}?mode=init&tok=${encodeURIComponent(name)}&run=${run}`;
-        await browser.goto(url);
-        const r = await poll();
-        if (r.error) throw new Error(`init of ${name}: ${r.error}`);
+        const r = await visit(browser, `mode=init&tok=${encodeURIComponent(name)}&run=${run}`);
         (report.inits[name] ??= []).push(r.init_ms);
         console.log(`init ${name} (fresh page ${run + 1}/${inits}): ${r.init_ms.toFixed(1)} ms`);
       }
     }
-    await browser.goto(`${page}?mode=run${only ? `&only=${encodeURIComponent(only.join(","))}` : ""}`);
-    const r = await poll((p) => console.log(`  ${p}…`));
+    for (const [mode, inputs, target] of [["cold", COLD, report.cold], ["warm", WARM, report.warm]]) {
+      for (const name of TOKENIZERS) {
+        const keys = mode === "cold" && name === "ctxguard" ? COLD_OURS : inputs;
+        for (const key of keys) {
+          const runs = [];
+          for (let run = 0; run < coldRuns; run++) {
+            runs.push(await visit(browser, `mode=${mode}&tok=${encodeURIComponent(name)}&input=${key}&run=${run}`));
+          }
+          const ms = median(runs.map((r) => r.ms));
+          const r0 = runs[0];
+          (target[name] ??= {})[key] = {
+            ms,
+            bytes: r0.bytes,
+            mbps: r0.bytes / 1e6 / (ms / 1000),
+            tokens: r0.tokens,
+            memory_after_setup: r0.memory_after_setup,
+            memory_after: Math.max(...runs.map((r) => r.memory_after ?? 0)) || null,
+          };
+          console.log(`${mode} ${name} ${key}: ${ms.toFixed(1)} ms (${(r0.bytes / 1e6 / (ms / 1000)).toFixed(1)} MB/s, median of ${runs.length} fresh pages)`);
+        }
+      }
+    }
+    await browser.goto(`${page}?mode=run&${common}${only ? `&only=${encodeURIComponent(only.join(","))}` : ""}`);
+    const r = await poll(browser, (p) => console.log(`  ${p}…`));
     if (r.error) throw new Error(`bench page: ${r.error}`);
     Object.assign(report, r);
   } finally {

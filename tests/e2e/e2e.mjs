@@ -1,10 +1,12 @@
 // End-to-end test: `ctxguard serve` (fast demo script + a replayed recording)
-// and the built toolbar in headless Chromium, driven by playwright-core.
+// and the built demo page in headless Chromium, driven by playwright-core. The
+// page hosts <ctxguard-toolbar>, so every query reads its (open) shadow root.
 //
 // Usage: node e2e.mjs --bin PATH --dist DIR [--screenshot FILE]
 // Prints one line per check and `N passed, M failed` at the end; exits 1 on any failure.
 // Talks to nothing but loopback. Every server and browser it starts is stopped.
 
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { launchBrowser } from '../support/browser.mjs';
@@ -33,8 +35,12 @@ function log(msg) {
   process.stdout.write(`${msg}\n`);
 }
 
+// Publishing is on (no read secret: the page's ?token= is the toolbar's business; tokens are tested over HTTP).
+const PUBLISH_TOKEN = 'e2e-publish-token';
+
 /** Starts `ctxguard serve` on `port` serving the built toolbar. */
-const startServer = (port, extra) => startServe(bin, ['--dist', dist, ...extra], { port });
+const startServer = (port, extra) =>
+  startServe(bin, ['--dist', dist, ...extra], { port, env: { CTXGUARD_PUBLISH_TOKEN: PUBLISH_TOKEN } });
 const stopServer = stopProcess;
 
 async function cleanup() {
@@ -55,16 +61,18 @@ async function context(url, session) {
 }
 
 const tid = (id) => `[data-testid="${id}"]`;
+// Installed in every page: finds an element by test id inside the toolbar's shadow root.
+const DEEP = `window.__ctxguardQ = (id) => document.querySelector('ctxguard-toolbar')?.shadowRoot?.querySelector('[data-testid="' + id + '"]') ?? null;`;
 // Both read the DOM as it is now (no auto-waiting), so a check never waits for what it tests.
 const attr = (page, id, name) =>
-  page.evaluate(([sel, n]) => document.querySelector(sel)?.getAttribute(n) ?? null, [tid(id), name]);
-const text = (page, id) => page.evaluate((sel) => document.querySelector(sel)?.textContent ?? null, tid(id));
+  page.evaluate(([i, n]) => window.__ctxguardQ(i)?.getAttribute(n) ?? null, [id, name]);
+const text = (page, id) => page.evaluate((i) => window.__ctxguardQ(i)?.textContent ?? null, id);
 const group = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** What the toolbar shows, as one comparable record. */
 async function shown(page) {
   return page.evaluate(() => {
-    const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+    const q = window.__ctxguardQ;
     return {
       remaining: q('ctxguard-remaining')?.textContent ?? null,
       usage: q('ctxguard-usage')?.textContent ?? null,
@@ -89,20 +97,29 @@ function matchesContext(view, ctx) {
   );
 }
 
-// Records, from the first paint of every load, each state the connection and compaction show.
+// Records, from the first paint of every load, each state the connection and compaction show
+// (it watches the document and every shadow root opened in it).
 const RECORDER = `
   (() => {
+    ${DEEP}
     const seen = [];
     window.__ctxguardSeen = seen;
     const snap = () => {
-      const c = document.querySelector('[data-testid="ctxguard-connection"]');
-      const k = document.querySelector('[data-testid="ctxguard-compaction"]');
+      const c = window.__ctxguardQ('ctxguard-connection');
+      const k = window.__ctxguardQ('ctxguard-compaction');
       if (!c && !k) return;
       const s = (c ? c.getAttribute('data-state') : '-') + '/' + (c ? c.getAttribute('data-restored') : '-') +
         '/' + (k ? k.getAttribute('data-state') : '-');
       if (seen[seen.length - 1] !== s) seen.push(s);
     };
-    new MutationObserver(snap).observe(document, { subtree: true, childList: true, attributes: true });
+    const watch = (root) => new MutationObserver(snap).observe(root, { subtree: true, childList: true, attributes: true });
+    const attachShadow = Element.prototype.attachShadow;
+    Element.prototype.attachShadow = function (init) {
+      const root = attachShadow.call(this, init);
+      watch(root);
+      return root;
+    };
+    watch(document);
   })();
 `;
 
@@ -156,15 +173,53 @@ async function main() {
     assert(seenAll.some((s) => s.startsWith('live/')), `states: ${seenAll.join(' ')}`);
   });
 
+  await check('the live demo shows the compaction history and the forecast', async () => {
+    // A compaction that ends adds to the history; three turn starts make a forecast.
+    await until('a compaction in the history', async () => Number(await attr(page, 'ctxguard-compaction-count', 'data-count')) >= 1, 90000, 100);
+    await until('a forecast', async () => (await attr(page, 'ctxguard-forecast', 'data-turns')) !== null, 60000, 100);
+    const turns = Number(await attr(page, 'ctxguard-forecast', 'data-turns'));
+    const forecast = await text(page, 'ctxguard-forecast');
+    assert(Number.isInteger(turns) && turns >= 0, `data-turns ${turns}`);
+    assert(turns === 0 ? forecast === 'compaction due' : /^≈ \d+ turns? until compaction$/.test(forecast), `forecast: ${forecast}`);
+    assert((await page.evaluate(() => document.querySelector('ctxguard-toolbar').state.history.length)) >= 1, 'state.history');
+    await page.evaluate(() => window.__ctxguardQ('ctxguard-compaction-count').click());
+    await until('the history open', async () => page.evaluate(() => Boolean(window.__ctxguardQ('ctxguard-history'))), 3000);
+    const statuses = await page.evaluate(() =>
+      [...window.__ctxguardQ('ctxguard-history').querySelectorAll('[data-testid="ctxguard-history-item"]')].map((e) => e.dataset.status));
+    assert(statuses.length >= 1 && statuses.every((s) => s === 'completed' || s === 'fallback'), `items: ${statuses}`);
+  });
+
   if (screenshot) {
-    await check('screenshot of the toolbar', async () => {
+    await check('screenshot of the demo page', async () => {
       await until('live', async () => (await attr(page, 'ctxguard-connection', 'data-state')) === 'live');
       await page.screenshot({ path: screenshot, fullPage: true });
     });
   }
 
+  await check('?session=, ?lang= and ?token= reach the toolbar', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 900, height: 300 }, locale: 'en-US' });
+    try {
+      const p = await ctx.newPage();
+      await p.addInitScript(DEEP);
+      const urls = [];
+      p.on('request', (r) => urls.push(r.url()));
+      await p.goto(`${url}?session=demo&lang=zh-CN&token=r.e2e%2B1`, { waitUntil: 'load', timeout: 15000 });
+      await until('live', async () => (await attr(p, 'ctxguard-connection', 'data-state')) === 'live', 15000);
+      const api = urls.filter((u) => u.includes('/api/sessions/'));
+      assert(api.some((u) => u.includes('/api/sessions/demo/context?')), `requests: ${api}`);
+      assert(api.some((u) => u.includes('/api/sessions/demo/events?')), `requests: ${api}`);
+      assert(api.every((u) => new URL(u).searchParams.get('token') === 'r.e2e+1'), `requests: ${api}`);
+      const remaining = await text(p, 'ctxguard-remaining');
+      assert(/^上下文剩余 \d+%$/.test(remaining), `remaining: ${remaining}`);
+      assert((await p.evaluate(() => document.documentElement.lang)) === 'zh-CN', 'page lang');
+    } finally {
+      await ctx.close();
+    }
+  });
+
   const replayCtx = await browser.newContext({ viewport: { width: 1100, height: 420 }, locale: 'en-US' });
   const rpage = await replayCtx.newPage();
+  await rpage.addInitScript(DEEP);
   if (process.env.E2E_VERBOSE) rpage.on('request', (r) => log(`[replay page ${Date.now() % 100000}] ${r.method()} ${r.url()}`));
   await check('malformed events change nothing', async () => {
     await rpage.goto(`${url}?session=replay&lang=en`, { waitUntil: 'load', timeout: 15000 });
@@ -178,7 +233,7 @@ async function main() {
       const n = Number(await attr(rpage, 'ctxguard-ignored', 'data-count'));
       return n >= 4;
     }, 8000);
-    if (process.env.E2E_VERBOSE) log(`ignored ${await rpage.evaluate(() => document.querySelector('[data-testid="ctxguard-ignored"]')?.outerHTML)}`);
+    if (process.env.E2E_VERBOSE) log(`ignored ${await rpage.evaluate(() => window.__ctxguardQ('ctxguard-ignored')?.outerHTML)}`);
     const after = await shown(rpage);
     for (const k of ['remaining', 'usage', 'over', 'compaction', 'compactionText', 'connection']) {
       assert(after[k] === before[k], `${k} changed: ${JSON.stringify(before[k])} → ${JSON.stringify(after[k])}`);
@@ -191,7 +246,7 @@ async function main() {
     assert(t.includes('<img src=x onerror="window.__ctxguardXss=1"><b>bold</b>'), `text: ${t}`);
     assert(t.includes('<script>'), `text: ${t}`);
     const injected = await rpage.evaluate(() => {
-      const el = document.querySelector('[data-testid="ctxguard-compaction"]');
+      const el = window.__ctxguardQ('ctxguard-compaction');
       return {
         elements: el.querySelectorAll('img, b, script').length,
         xss: window.__ctxguardXss ?? null,
@@ -200,6 +255,40 @@ async function main() {
     assert(injected.elements === 0 && injected.xss === null, JSON.stringify(injected));
   });
   await replayCtx.close();
+
+  await check('a session published by examples/publish.py shows on the toolbar, then live', async () => {
+    const out = execFileSync('python3', [path.join(here, '../../examples/publish.py'), '--server', url, '--session', 'chat:e2e'], {
+      env: { ...process.env, CTXGUARD_PUBLISH_TOKEN: PUBLISH_TOKEN, CTXGUARD_READ_SECRET: '' },
+      encoding: 'utf8',
+      timeout: 20000,
+    });
+    const last = Number((out.match(/last event id: (\d+)/) || [])[1]);
+    const ctx = await context(url, 'chat:e2e');
+    assert(ctx.event_id === last && ctx.phase === 'final', `/context ${JSON.stringify(ctx)} after ${out}`);
+    const pctx = await browser.newContext({ viewport: { width: 1100, height: 420 }, locale: 'en-US' });
+    try {
+      const ppage = await pctx.newPage();
+      await ppage.addInitScript(DEEP);
+      await ppage.goto(`${url}?session=chat:e2e&lang=en`, { waitUntil: 'load', timeout: 15000 });
+      await until('live', async () => (await attr(ppage, 'ctxguard-connection', 'data-state')) === 'live');
+      await until(`what publish.py sent (${JSON.stringify(ctx.context_metrics)})`, async () => matchesContext(await shown(ppage), ctx), 5000);
+      const v = await shown(ppage);
+      assert(v.usage.startsWith('24,610') && v.compaction === 'completed', JSON.stringify(v));
+      // One more event from the backend reaches the open page.
+      const r = await fetch(`${url}api/sessions/chat:e2e/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${PUBLISH_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'response.status.updated', response_id: 'resp_e2e', phase: 'build_messages',
+          context_metrics: { ...ctx.context_metrics, used_input_tokens: 50000, remaining_input_tokens: 62000,
+            remaining_percent: 55, display_remaining_tokens: 78000, display_remaining_percent: 60, is_over_trigger: false } }),
+      });
+      assert(r.ok, `publish answered ${r.status}`);
+      await until('the new figure', async () => (await shown(ppage)).usage.startsWith('50,000'), 5000);
+      assert((await shown(ppage)).remaining === 'Context 60% left', JSON.stringify(await shown(ppage)));
+    } finally {
+      await pctx.close();
+    }
+  });
 
   await check('stopping the server shows reconnecting', async () => {
     await stopServer(server.proc);
@@ -218,10 +307,10 @@ async function main() {
 }
 
 const watchdog = setTimeout(async () => {
-  tally.fail('the whole run took longer than 240 s');
+  tally.fail('the whole run took longer than 420 s');
   await cleanup();
   process.exit(tally.finish());
-}, 240000);
+}, 420000);
 
 try {
   await main();

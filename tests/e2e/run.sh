@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# End-to-end test: builds the toolbar (trunk, release, offline) and the CLI,
-# starts `ctxguard serve` with a short fast script on a free loopback port,
-# and drives headless Chromium (tests/support's driver; tests/e2e/e2e.mjs):
-# live updates, reload during a compaction, server stop/restart, malformed
-# events, HTML in failure_reason. Prints `N passed, M failed`; exits non-zero
-# on any failure.
+# End-to-end test: builds the demo page (trunk, release, offline: the page and
+# the toolbar package) and the CLI, starts `ctxguard serve` with a short fast
+# script on a free loopback port, and drives headless Chromium
+# (tests/support's driver; tests/e2e/e2e.mjs): live updates, reload during a
+# compaction, the history and the forecast, ?session=/?lang=/?token=, server
+# stop/restart, malformed events, HTML in failure_reason. Prints
+# `N passed, M failed`; exits non-zero on any failure.
 #
 #   bash tests/e2e/run.sh                      # screenshot into a temp dir
 #   UPDATE_SCREENSHOT=1 bash tests/e2e/run.sh  # ... into docs/toolbar.png
@@ -31,7 +32,7 @@ cp "$CARGO_TARGET_DIR/release/ctxguard" "$work/ctxguard"
 
 dist="${E2E_DIST:-}"
 if [ -z "$dist" ]; then
-  echo "==> toolbar (trunk build --release)"
+  echo "==> demo page (trunk build --release: the page and pkg/toolbar)"
   dist="$work/dist"
   if ! trunk build --release --dist "$dist" >"$work/trunk.log" 2>&1; then
     tail -n 40 "$work/trunk.log" >&2

@@ -135,7 +135,7 @@ function checkGuard() {
   const first = decision.request;
   const events = [first.started()];
   const input = first.messages();
-  check("guard summary input", input.at(-1).content.startsWith("You are compacting") && first.inputTokens() <= 299,
+  check("guard summary input", input.at(-1).content.startsWith("You are performing a CONTEXT CHECKPOINT COMPACTION.") && first.inputTokens() <= 299,
     `${input.length} messages, ${first.inputTokens()} tokens`);
   check("guard no early heartbeat", first.heartbeat(now + 1000) === null, "heartbeat before 15 s");
   const beat = first.heartbeat(now + 15000);
@@ -190,7 +190,8 @@ function checkGuard() {
     { role: "tool", tool_call_id: "kb", name: "knowledge_base_search", content: kb },
     { role: "user", content: "now" },
   ];
-  const e = expectThrows("guard bypassed payload", () => strict.beforeModelCall(kbHistory, now), "narrow the request");
+  const e = expectThrows("guard bypassed payload", () => strict.beforeModelCall(kbHistory, now),
+    "Current context still exceeds the safe input budget after compaction, and at least one protected payload cannot be truncated safely. Narrow the request or avoid direct injection for this turn.");
   check("guard bypassed payload fields", e?.code === "bypassed_payload_too_large" && e.trigger_limit === 300
     && e.message.startsWith("history: "), brief({ code: e?.code, message: e?.message }));
 
@@ -198,8 +199,8 @@ function checkGuard() {
   expectThrows("ContextGuard(options)", () => new ctx.ContextGuard("m", null, { summaryEnabled: false }), "options: unknown field `summaryEnabled`");
   expectThrows("beforeModelCall(nowMs)", () => strict.beforeModelCall([]), "nowMs: expected a time in milliseconds");
   expectThrows("beforeModelCall(history)", () => strict.beforeModelCall({}, now), "history: expected an array");
-  expectThrows("selectRecentUserMessages(limit)", () => ctx.selectRecentUserMessages([], -1, "m"), "tokenLimit: must be ≥ 0, got -1");
-  expectThrows("reloadMessages(role)", () => ctx.reloadMessages([{ role: "bot" }]), "turns[0].role: expected \"user\" or \"assistant\"");
+  expectThrows("selectRecentUserMessages(limit)", () => ctx.selectRecentUserMessages([], 1.5, "m"), "tokenLimit: expected an integer, got 1.5");
+  expectThrows("reloadMessages(role)", () => ctx.reloadMessages([{ role: "bot" }]), "turns[0].role: expected \"USER\" or \"ASSISTANT\"");
 
   // The history helpers.
   const sanitized = ctx.sanitizeToolPairs([
@@ -208,15 +209,16 @@ function checkGuard() {
   check("sanitizeToolPairs", sanitized.map((m) => m.role).join(",") === "user,assistant", brief(sanitized));
   const recent = ctx.selectRecentUserMessages(history, 50, "gpt-4o");
   check("selectRecentUserMessages", recent.length >= 1 && recent.at(-1).content === "and now?"
-    && recent.every((m) => m.additional_kwargs.checkpoint_retained === true), brief(recent));
+    && recent.every((m) => m.additional_kwargs.checkpoint_retained === true && /^[0-9a-f-]{14}4/.test(m.id)), brief(recent));
   const turns = [
-    { role: "user", completed: true, messages: [{ role: "user", content: "u1" }] },
-    { role: "assistant", completed: true, messages: ready.messages.concat([{ role: "assistant", content: "a1" }]) },
-    { role: "user", messages: [{ role: "user", content: "u2" }] },
+    { role: "USER", status: "COMPLETED", prompt: "u1" },
+    { role: "ASSISTANT", status: "COMPLETED", result: { messages_chain: ready.messages.concat([{ role: "assistant", content: "a1" }]) } },
+    { role: "USER", status: "COMPLETED", prompt: "u2" },
   ];
   const reloaded = ctx.reloadMessages(turns);
   check("reloadMessages", reloaded.length === 5 && reloaded.at(-1).content === "u2", brief(reloaded));
-  check("latestCheckpoint", ctx.latestCheckpoint(turns, 1).length === 1 && ctx.latestCheckpoint(turns)[0].role === "assistant", "checkpoint");
+  check("latestCheckpoint", ctx.latestCheckpoint(turns, 1).length === 1 && ctx.latestCheckpoint(turns)[0].role === "ASSISTANT"
+    && ctx.latestCheckpoint(turns, 0).length === 2, "checkpoint");
   check("isContextTooLongError", ctx.isContextTooLongError("输入长度超过限制") && ctx.isContextTooLongError({ message: "x", status: 413 })
     && !ctx.isContextTooLongError({ message: "invalid parameter", status: 400 }), "context-too-long rules");
 }

@@ -151,18 +151,23 @@ export async function governed(history: Message[], send: (event: StatusEvent) =>
   const trigger: number = guard.limits().trigger_limit + ready.metrics.trigger_limit + ready.used_tokens;
   console.log(after, removed, trigger, ready.changed, ready.traces.length);
 
-  const turns: Turn[] = [{ role: "user", completed: true, messages: history }, { role: "assistant", messages: ready.messages }];
+  const turns: Turn[] = [
+    { role: "USER", status: "COMPLETED", prompt: "q" },
+    { role: "ASSISTANT", status: "COMPLETED", result: { value: "a", messages_chain: ready.messages } },
+  ];
   const reloaded: Message[] = reloadMessages(turns, 20).concat(reloadMessages(turns));
   const kept: Turn[] = latestCheckpoint(turns);
   const recent: Message[] = selectRecentUserMessages(sanitizeToolPairs(reloaded), 20000, "gpt-4o");
   const tooLong: boolean = isContextTooLongError({ message: "prompt is too long", status: 400 }) || isContextTooLongError("输入过长");
+  const strictGuard = new ContextGuard("gpt-4o", null, { strict_counting: true });
+  strictGuard.free();
   const spent: GuardReady = new ContextGuard("gpt-4o").beforeModelCall(recent, 0) as GuardReady;
   console.log(kept.length, tooLong, spent.kind);
   guard.free();
 
   // @ts-expect-error the time is required: core never reads a clock
   guard.beforeModelCall(history);
-  // @ts-expect-error turn roles are "user" or "assistant"
+  // @ts-expect-error turn roles are "USER" or "ASSISTANT", and turns have a status
   reloadMessages([{ role: "bot" }]);
   // @ts-expect-error fallback reasons are the two wire reasons
   (decision.kind === "need_summary" ? decision.request : undefined)?.fallBack(0, "tired");

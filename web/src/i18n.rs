@@ -1,7 +1,12 @@
-//! English and Simplified Chinese strings, the language choice (`?lang=` over the
-//! browser's languages), and number formatting with thousands separators.
+//! English and Simplified Chinese strings (the attachment preview's in
+//! `i18n/preview.rs`), reading a language tag and picking one (a `lang`
+//! attribute or `?lang=` over the browser's languages), and number formatting
+//! with thousands separators.
 
-use crate::state::{CompactionView, Connection, OfflineReason, Source};
+mod preview;
+
+use crate::state::{Connection, OfflineReason};
+use crate::view::{CompactionView, Source};
 
 /// A UI language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -124,68 +129,83 @@ impl Text {
 
     /// The compaction chip's label.
     pub fn compaction(&self, view: &CompactionView) -> String {
-        match (self.0, view) {
-            (
-                Lang::En,
-                CompactionView::Idle {
-                    trigger_tokens: Some(t),
-                },
-            ) => {
-                format!("Compacts at {}", group_thousands(*t))
+        let (main, detail) = self.compaction_parts(view);
+        main + &detail
+    }
+
+    /// The compaction chip's label as its main part and the detail a compact toolbar leaves out.
+    pub fn compaction_parts(&self, view: &CompactionView) -> (String, String) {
+        let lang = self.0;
+        match view {
+            CompactionView::Idle {
+                trigger_tokens: Some(t),
+            } => {
+                let t = group_thousands(*t);
+                let main = match lang {
+                    Lang::En => format!("Compacts at {t}"),
+                    Lang::ZhCn => format!("达到 {t} 时压缩"),
+                };
+                (main, String::new())
             }
-            (
-                Lang::ZhCn,
-                CompactionView::Idle {
-                    trigger_tokens: Some(t),
-                },
-            ) => {
-                format!("达到 {} 时压缩", group_thousands(*t))
+            CompactionView::Idle {
+                trigger_tokens: None,
+            } => (self.pick("No compaction", "未压缩").into(), String::new()),
+            CompactionView::Compacting { elapsed_secs, .. } => {
+                let elapsed = format_elapsed(lang, *elapsed_secs);
+                let main = match lang {
+                    Lang::En => format!("Compacting… {elapsed}"),
+                    Lang::ZhCn => format!("正在压缩… {elapsed}"),
+                };
+                (main, String::new())
             }
-            (
-                _,
-                CompactionView::Idle {
-                    trigger_tokens: None,
-                },
-            ) => self.pick("No compaction", "未压缩").into(),
-            (lang, CompactionView::Compacting { elapsed_secs, .. }) => match lang {
-                Lang::En => format!("Compacting… {}", format_elapsed(lang, *elapsed_secs)),
-                Lang::ZhCn => format!("正在压缩… {}", format_elapsed(lang, *elapsed_secs)),
-            },
-            (
-                lang,
-                CompactionView::Completed {
-                    before_tokens,
-                    after_tokens,
-                    saved_tokens,
-                },
-            ) => {
+            CompactionView::Completed {
+                before_tokens,
+                after_tokens,
+                saved_tokens,
+            } => {
                 let before = group_thousands(*before_tokens);
                 match (lang, after_tokens, saved_tokens) {
-                    (Lang::En, Some(a), Some(s)) => {
-                        format!(
-                            "Compacted {before} → {} · saved {}",
-                            group_thousands(*a),
-                            group_thousands(*s)
-                        )
-                    }
-                    (Lang::ZhCn, Some(a), Some(s)) => {
-                        format!(
-                            "已压缩 {before} → {} · 节省 {}",
-                            group_thousands(*a),
-                            group_thousands(*s)
-                        )
-                    }
-                    (Lang::En, _, _) => format!("Compacted from {before}"),
-                    (Lang::ZhCn, _, _) => format!("已从 {before} 压缩"),
+                    (Lang::En, Some(a), Some(s)) => (
+                        format!("Compacted {before} → {}", group_thousands(*a)),
+                        format!(" · saved {}", group_thousands(*s)),
+                    ),
+                    (Lang::ZhCn, Some(a), Some(s)) => (
+                        format!("已压缩 {before} → {}", group_thousands(*a)),
+                        format!(" · 节省 {}", group_thousands(*s)),
+                    ),
+                    (Lang::En, _, _) => (format!("Compacted from {before}"), String::new()),
+                    (Lang::ZhCn, _, _) => (format!("已从 {before} 压缩"), String::new()),
                 }
             }
-            (_, CompactionView::Fallback { reason }) => {
-                let prefix = self.pick("Compaction fell back", "压缩已回退");
-                match self.fallback_reason(reason) {
-                    Some(human) => format!("{prefix}: {human} ({reason})"),
-                    None => format!("{prefix}: {}", if reason.is_empty() { "?" } else { reason }),
-                }
+            CompactionView::Fallback { reason } => {
+                let main = self.pick("Compaction fell back", "压缩已回退").to_string();
+                let detail = match self.fallback_reason(reason) {
+                    Some(human) => format!(": {human} ({reason})"),
+                    None => format!(": {}", if reason.is_empty() { "?" } else { reason }),
+                };
+                (main, detail)
             }
+        }
+    }
+
+    /// The compaction chip of a compact toolbar in a narrow box.
+    pub fn compaction_short(&self, view: &CompactionView) -> String {
+        match view {
+            CompactionView::Idle {
+                trigger_tokens: Some(t),
+            } => format!("≤ {}", group_thousands(*t)),
+            CompactionView::Idle {
+                trigger_tokens: None,
+            } => "–".into(),
+            CompactionView::Compacting { elapsed_secs, .. } => {
+                format_elapsed(self.0, *elapsed_secs)
+            }
+            CompactionView::Completed {
+                saved_tokens: Some(s),
+                ..
+            } => format!("−{}", group_thousands(*s)),
+            CompactionView::Completed { .. } => self.pick("done", "完成").into(),
+            CompactionView::Fallback { .. } => self.pick("fell back", "已回退").into(),
         }
     }
 
@@ -240,6 +260,7 @@ impl Text {
             Connection::Connecting => self.pick("Connecting…", "连接中…"),
             Connection::Live => self.pick("Live", "实时"),
             Connection::Reconnecting => self.pick("Reconnecting…", "重新连接中…"),
+            Connection::Host => self.pick("Fed by the page", "由页面推送"),
             Connection::Offline => match reason {
                 Some(OfflineReason::UnknownSession) => self.pick("Unknown session", "会话不存在"),
                 Some(OfflineReason::BrowserOffline) => self.pick("Offline", "离线"),
@@ -307,91 +328,95 @@ impl Text {
         self.pick("Session", "会话")
     }
 
-    /// Title of the attachment panel.
-    pub fn attach_title(&self) -> &'static str {
-        self.pick("Attachment budget preview", "附件预算预览")
+    /// The forecast chip: "≈ T turns until compaction", or "compaction due" at 0.
+    pub fn forecast(&self, turns: u64) -> String {
+        let (main, detail) = self.forecast_parts(turns);
+        main + detail
     }
 
-    /// Explanation under the panel title.
-    pub fn attach_hint(&self, model: &str, limit: i64) -> String {
-        match self.0 {
-            Lang::En => format!(
-                "See what attachments will cost before you send them. Files are read in this browser and never uploaded. Model {model}, budget {} tokens per message.",
-                group_thousands(limit)
-            ),
-            Lang::ZhCn => format!(
-                "发送之前先看看附件会占用多少上下文。文件只在本浏览器中读取，不会上传。模型 {model}，每条消息预算 {} tokens。",
-                group_thousands(limit)
-            ),
+    /// The forecast chip's label as its main part and the detail a compact toolbar leaves out.
+    pub fn forecast_parts(&self, turns: u64) -> (String, &'static str) {
+        match (self.0, turns) {
+            (Lang::En, 0) => ("compaction due".into(), ""),
+            (Lang::En, 1) => ("≈ 1 turn".into(), " until compaction"),
+            (Lang::En, n) => (format!("≈ {n} turns"), " until compaction"),
+            (Lang::ZhCn, 0) => ("即将压缩".into(), ""),
+            (Lang::ZhCn, n) => (format!("约 {n} 轮后压缩"), ""),
         }
     }
 
-    /// Drop zone text.
-    pub fn drop_here(&self) -> &'static str {
-        self.pick("Drop files here or", "把文件拖到这里，或")
-    }
-
-    /// File picker button.
-    pub fn choose_files(&self) -> &'static str {
-        self.pick("choose files", "选择文件")
-    }
-
-    /// Clear button.
-    pub fn clear(&self) -> &'static str {
-        self.pick("Clear", "清除")
-    }
-
-    /// Shown while files are read.
-    pub fn reading(&self) -> &'static str {
-        self.pick("Reading files…", "正在读取文件…")
-    }
-
-    /// Table headers: file, size, tokens, allocation, status.
-    pub fn columns(&self) -> [&'static str; 5] {
-        match self.0 {
-            Lang::En => ["File", "Size", "Tokens", "Allocation", "Preview"],
-            Lang::ZhCn => ["文件", "大小", "Tokens", "分配", "预览"],
+    /// The forecast chip of a compact toolbar in a narrow box.
+    pub fn forecast_short(&self, turns: u64) -> String {
+        match (self.0, turns) {
+            (Lang::En, 0) => "due".into(),
+            (Lang::En, n) => format!("≈{n} turns"),
+            (Lang::ZhCn, 0) => "即将压缩".into(),
+            (Lang::ZhCn, n) => format!("约 {n} 轮"),
         }
     }
 
-    /// Row status: cut.
-    pub fn will_be_cut(&self) -> &'static str {
-        self.pick("will be cut", "将被截断")
-    }
-
-    /// Row status: fits.
-    pub fn fits(&self) -> &'static str {
-        self.pick("fits", "完整保留")
-    }
-
-    /// Row status: binary.
-    pub fn binary(&self) -> &'static str {
-        self.pick("binary · no text", "二进制 · 无文本")
-    }
-
-    /// Row status: too large to read.
-    pub fn too_large(&self) -> &'static str {
-        self.pick("too large to read here", "文件过大，未读取")
-    }
-
-    /// Summary line of the preview.
-    pub fn attach_summary(&self, before: usize, after: usize, cut: usize) -> String {
-        let (b, a) = (
-            group_thousands(before as i64),
-            group_thousands(after as i64),
-        );
+    /// The remaining share of a compact toolbar in a narrow box.
+    pub fn remaining_short(&self, percent: Option<i64>) -> String {
+        let n = percent.map_or_else(|| "–".to_string(), |p| p.to_string());
         match self.0 {
-            Lang::En => format!("Block: {b} → {a} tokens · {cut} cut"),
-            Lang::ZhCn => format!("附件块：{b} → {a} tokens · {cut} 个被截断"),
+            Lang::En => format!("{n}% left"),
+            Lang::ZhCn => format!("剩余 {n}%"),
         }
     }
 
-    /// Expander of the rendered block.
-    pub fn show_rendered(&self) -> &'static str {
-        self.pick(
-            "Rendered preview (what the model sees)",
-            "渲染后的预览（模型看到的内容）",
-        )
+    /// Tooltip of the forecast chip.
+    pub fn forecast_title(&self, tokens_per_turn: f64) -> String {
+        let g = group_thousands(tokens_per_turn.round() as i64);
+        match self.0 {
+            Lang::En => format!("Each recent turn added about {g} tokens"),
+            Lang::ZhCn => format!("最近每轮约增加 {g} tokens"),
+        }
+    }
+
+    /// The compaction count that opens the history.
+    pub fn compaction_count(&self, n: usize) -> String {
+        match self.0 {
+            Lang::En => format!("{n} compaction{}", if n == 1 { "" } else { "s" }),
+            Lang::ZhCn => format!("{n} 次压缩"),
+        }
+    }
+
+    /// What follows the number on the count chip (a compact toolbar shows the number alone).
+    pub fn compaction_count_noun(&self, n: usize) -> &'static str {
+        match (self.0, n) {
+            (Lang::En, 1) => " compaction",
+            (Lang::En, _) => " compactions",
+            (Lang::ZhCn, _) => " 次压缩",
+        }
+    }
+
+    /// Label of the history.
+    pub fn history_title(&self) -> &'static str {
+        self.pick("Compaction history", "压缩历史")
+    }
+
+    /// What one history entry says happened.
+    pub fn history_outcome(&self, entry: &crate::history::HistoryEntry) -> String {
+        use ctxguard_core::protocol::CompactionStatus;
+        if entry.status == CompactionStatus::Fallback {
+            return self.compaction(&CompactionView::Fallback {
+                reason: entry.reason.clone().unwrap_or_default(),
+            });
+        }
+        self.compaction(&CompactionView::Completed {
+            before_tokens: entry.before_tokens,
+            after_tokens: entry.after_tokens,
+            saved_tokens: entry.saved_tokens,
+        })
+    }
+
+    /// How long a compaction ran.
+    pub fn ran_for(&self, secs: u64) -> String {
+        let d = format_elapsed(self.0, secs);
+        match self.0 {
+            Lang::En => format!("ran {d}"),
+            Lang::ZhCn => format!("用时 {d}"),
+        }
     }
 }
 
@@ -435,6 +460,26 @@ mod tests {
         assert_eq!(
             en.compaction(&done),
             "Compacted 110,000 → 40,000 · saved 70,000"
+        );
+        assert_eq!(en.forecast(0), "compaction due");
+        assert_eq!(en.forecast(1), "≈ 1 turn until compaction");
+        assert_eq!(en.forecast(7), "≈ 7 turns until compaction");
+        assert_eq!(en.forecast_parts(7).0, "≈ 7 turns");
+        assert_eq!(zh.forecast(3), "约 3 轮后压缩");
+        assert_eq!(zh.forecast(0), "即将压缩");
+        assert_eq!(en.compaction_count(1), "1 compaction");
+        assert_eq!(en.compaction_count(2), "2 compactions");
+        assert_eq!(zh.compaction_count(2), "2 次压缩");
+        assert_eq!(en.ran_for(65), "ran 1m 05s");
+        assert_eq!(en.compaction_short(&done), "−70,000");
+        assert_eq!(en.forecast_short(3), "≈3 turns");
+        assert_eq!(zh.remaining_short(Some(37)), "剩余 37%");
+        assert_eq!(
+            en.compaction_parts(&done),
+            (
+                "Compacted 110,000 → 40,000".to_string(),
+                " · saved 70,000".to_string()
+            )
         );
         let fell = CompactionView::Fallback {
             reason: "<b>boom</b>".into(),

@@ -1,15 +1,19 @@
 //! The stream hook: [`use_status_stream`] owns the session's `EventSource`
-//! and drives the toolbar state machine from it.
+//! and drives the toolbar state machine from it (through [`LiveToolbar`], so
+//! every change is saved and observed).
 //!
 //! Cycle: fetch `/context` (the server's truth) → open the stream from that
 //! event id (`?last_event_id=`, since a new `EventSource` cannot set
 //! `Last-Event-ID`) → feed every event to the state machine. When the stream
 //! drops, the browser's own retry is cancelled and the cycle restarts after a
 //! capped exponential backoff with jitter, so every reconnect resynchronises
-//! from `/context`. Going offline / online is followed too. Everything is
-//! released in `on_cleanup`.
+//! from `/context`. Going offline / online is followed too. A read token goes
+//! as `?token=` on every request ([`Endpoints`]). Everything is released in
+//! `on_cleanup`.
 
 use crate::backoff::Backoff;
+use crate::config::Endpoints;
+use crate::live::LiveToolbar;
 use crate::state::Toolbar;
 use ctxguard_core::protocol::ContextState;
 use ctxguard_core::protocol::EVENT_NAME;
@@ -20,36 +24,8 @@ use std::rc::{Rc, Weak};
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{EventSource, MessageEvent};
-
-/// Where the session's endpoints are.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StreamConfig {
-    /// Origin (or path prefix) of the server; empty for the page's own origin.
-    pub api_base: String,
-    /// Session id.
-    pub session: String,
-}
-
-impl StreamConfig {
-    fn session_path(&self) -> String {
-        let id: String = js_sys::encode_uri_component(&self.session).into();
-        format!("{}/api/sessions/{id}", self.api_base.trim_end_matches('/'))
-    }
-
-    /// `GET …/context`.
-    pub fn context_url(&self) -> String {
-        format!("{}/context", self.session_path())
-    }
-
-    /// `GET …/events`, resuming after `last_event_id`.
-    pub fn events_url(&self, last_event_id: Option<u64>) -> String {
-        match last_event_id {
-            Some(id) => format!("{}/events?last_event_id={id}", self.session_path()),
-            None => format!("{}/events", self.session_path()),
-        }
-    }
-}
 
 enum ContextReply {
     Snapshot(Box<ContextState>),
@@ -70,8 +46,8 @@ impl Drop for OpenStream {
 }
 
 struct Driver {
-    config: StreamConfig,
-    toolbar: RwSignal<Toolbar>,
+    endpoints: Endpoints,
+    toolbar: LiveToolbar,
     stream: RefCell<Option<OpenStream>>,
     retry: Cell<Option<TimeoutHandle>>,
     backoff: Cell<Backoff>,
@@ -137,7 +113,7 @@ impl Driver {
         let weak = Rc::downgrade(self);
         leptos::task::spawn_local(async move {
             let url = match weak.upgrade() {
-                Some(d) => d.config.context_url(),
+                Some(d) => d.endpoints.context_url(),
                 None => return,
             };
             let reply = fetch_context(&url).await;
@@ -163,8 +139,8 @@ impl Driver {
     }
 
     fn open_stream(self: &Rc<Self>) {
-        let last = self.toolbar.with_untracked(Toolbar::last_event_id);
-        let Ok(source) = EventSource::new(&self.config.events_url(last)) else {
+        let last = self.toolbar.state().with_untracked(Toolbar::last_event_id);
+        let Ok(source) = EventSource::new(&self.endpoints.events_url(last)) else {
             self.toolbar.update(Toolbar::connection_lost);
             self.schedule_retry();
             return;
@@ -249,11 +225,20 @@ impl Driver {
     }
 }
 
+/// `GET url` with `fetch` (a plain `GET` with `Accept`, so no CORS preflight).
 async fn fetch_context(url: &str) -> Result<ContextReply, ()> {
-    let response = gloo_net::http::Request::get(url)
-        .header("Accept", "application/json")
-        .send()
+    let window = web_sys::window().ok_or(())?;
+    let init = web_sys::RequestInit::new();
+    init.set_method("GET");
+    let request = web_sys::Request::new_with_str_and_init(url, &init).map_err(|_| ())?;
+    request
+        .headers()
+        .set("Accept", "application/json")
+        .map_err(|_| ())?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&request))
         .await
+        .map_err(|_| ())?
+        .dyn_into()
         .map_err(|_| ())?;
     if response.status() == 404 {
         return Ok(ContextReply::NotFound);
@@ -261,17 +246,23 @@ async fn fetch_context(url: &str) -> Result<ContextReply, ()> {
     if !response.ok() {
         return Err(());
     }
-    let text = response.text().await.map_err(|_| ())?;
+    let text = JsFuture::from(response.text().map_err(|_| ())?)
+        .await
+        .map_err(|_| ())?
+        .as_string()
+        .ok_or(())?;
     ContextState::parse(&text)
         .ok()
         .map(|s| ContextReply::Snapshot(Box::new(s)))
         .ok_or(())
 }
 
-/// Keeps `toolbar` in step with the session's stream until the calling owner is cleaned up.
-pub fn use_status_stream(config: StreamConfig, toolbar: RwSignal<Toolbar>) {
+/// Keeps `toolbar` in step with the stream at `endpoints` until the calling owner is cleaned up.
+pub fn use_status_stream(endpoints: Endpoints, toolbar: LiveToolbar) {
+    // The cycle spawns tasks; a host may call this before mounting any view.
+    let _ = any_spawner::Executor::init_wasm_bindgen();
     let driver = Rc::new(Driver {
-        config,
+        endpoints,
         toolbar,
         stream: RefCell::new(None),
         retry: Cell::new(None),

@@ -1,31 +1,39 @@
 //! The toolbar state machine, sans-IO: server snapshots, saved state, stream
-//! events and connection changes go in; a [`ToolbarView`] comes out, for a
-//! time the caller supplies. No Leptos or browser types appear here, so every
-//! rule is tested natively.
+//! or host events and connection changes go in; a [`ToolbarView`] comes out,
+//! for a time the caller supplies. No Leptos or browser types appear here, so
+//! every rule is tested natively.
 //!
 //! Rules it enforces:
 //! - events apply in id order: an id at or below the last applied one is stale and ignored;
+//!   implausible ids (beyond 2^53 − 1, a far jump the next events contradict) never freeze it
+//!   ([`crate::ids`]);
 //! - a malformed event (bad id, bad JSON, failed validation) or an unknown one (another event
-//!   name) is ignored and counted, and never changes what is shown;
+//!   name or type) is ignored and counted, and never changes what is shown;
 //! - a `/context` snapshot is the server's truth and replaces everything, even at a lower id
 //!   (a restarted server numbers its events anew);
 //! - `started` and `in_progress` both mean compacting, so a client that first sees a heartbeat
-//!   (after a reload or reconnect) still shows the compaction and its elapsed time;
-//! - restored state is marked as such until the server confirms it.
+//!   (after a reload or reconnect) still shows the compaction and its elapsed time, measured in
+//!   the browser's clock whatever the server's says ([`crate::run_clock`]);
+//! - every compaction that ends becomes one entry of the history ([`crate::history`]), and
+//!   turn starts feed the forecast of turns left ([`crate::forecast`]);
+//! - restored state is marked as such until the server (or the host) confirms it.
 
-use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
+use crate::attachment_budget::AttachmentBudget;
+use crate::forecast::TurnForecast;
+use crate::history::CompactionHistory;
+use crate::ids::{EventCursor, IdVerdict};
+use crate::run_clock::{elapsed_secs, offset_from_start, run_start_ms, RunAnchor};
+use crate::saved::SavedToolbar;
+use crate::view::{CompactionView, MetricsView, ToolbarView};
+use ctxguard_core::metrics::ContextMetricsSnapshot;
 use ctxguard_core::protocol::{
-    parse_created_at, CompactionStatus, ContextCompaction, ContextState, Phase, StatusEvent,
-    EVENT_NAME,
+    CompactionStatus, ContextCompaction, ContextState, Phase, StatusEvent, EVENT_NAME,
 };
 
 /// Consecutive failed attempts after which the toolbar says `offline` (it keeps retrying).
 pub const OFFLINE_AFTER_FAILURES: u32 = 8;
 
-/// A created_at this far ahead of the local clock is treated as clock skew.
-const CLOCK_SKEW_TOLERANCE_MS: f64 = 5_000.0;
-
-/// Connection to the session's stream, as the toolbar shows it.
+/// Where the toolbar's events come from, as the toolbar shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Connection {
     /// The first attempt is under way.
@@ -36,6 +44,8 @@ pub enum Connection {
     Reconnecting,
     /// The browser is offline, the session is unknown, or many retries failed.
     Offline,
+    /// No stream: the host page pushes the events.
+    Host,
 }
 
 impl Connection {
@@ -46,6 +56,7 @@ impl Connection {
             Connection::Live => "live",
             Connection::Reconnecting => "reconnecting",
             Connection::Offline => "offline",
+            Connection::Host => "host",
         }
     }
 }
@@ -61,7 +72,7 @@ pub enum OfflineReason {
     Unreachable,
 }
 
-/// What became of one stream event.
+/// What became of one event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventOutcome {
     /// It was newer and valid, and is now shown.
@@ -72,6 +83,18 @@ pub enum EventOutcome {
     Malformed,
     /// It was not a `response.status.updated` event.
     Unknown,
+}
+
+impl EventOutcome {
+    /// `"applied"`, `"stale"`, `"malformed"` or `"unknown"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventOutcome::Applied => "applied",
+            EventOutcome::Stale => "stale",
+            EventOutcome::Malformed => "malformed",
+            EventOutcome::Unknown => "unknown",
+        }
+    }
 }
 
 /// Counts of events that were not applied.
@@ -95,12 +118,14 @@ impl IgnoredEvents {
 /// The toolbar's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Toolbar {
-    last_event_id: Option<u64>,
+    cursor: EventCursor,
     phase: Option<Phase>,
     metrics: Option<ContextMetricsSnapshot>,
     compaction: Option<ContextCompaction>,
-    /// Local time a running compaction was first seen (elapsed fallback when created_at is unusable).
-    compaction_seen_ms: Option<f64>,
+    /// Local start of the running compaction.
+    run: Option<RunAnchor>,
+    /// The server's clock offset (local − server), learnt from a live `started`.
+    clock_offset_ms: Option<f64>,
     model: Option<String>,
     attachment_limit: Option<i64>,
     connection: Connection,
@@ -109,6 +134,8 @@ pub struct Toolbar {
     failures: u32,
     restored: bool,
     ignored: IgnoredEvents,
+    history: CompactionHistory,
+    forecast: TurnForecast,
 }
 
 impl Default for Toolbar {
@@ -121,11 +148,12 @@ impl Toolbar {
     /// An empty toolbar, connecting.
     pub fn new() -> Self {
         Toolbar {
-            last_event_id: None,
+            cursor: EventCursor::default(),
             phase: None,
             metrics: None,
             compaction: None,
-            compaction_seen_ms: None,
+            run: None,
+            clock_offset_ms: None,
             model: None,
             attachment_limit: None,
             connection: Connection::Connecting,
@@ -134,32 +162,82 @@ impl Toolbar {
             failures: 0,
             restored: false,
             ignored: IgnoredEvents::default(),
+            history: CompactionHistory::default(),
+            forecast: TurnForecast::default(),
         }
     }
 
-    /// A toolbar showing saved state (marked restored) until the server speaks.
-    pub fn restored_from(saved: Option<ContextState>, now_ms: f64) -> Self {
-        let mut toolbar = Toolbar::new();
-        if let Some(saved) = saved.filter(|s| s.validate().is_ok()) {
-            toolbar.replace_with(saved, now_ms);
-            toolbar.restored = true;
+    /// A toolbar showing saved state (marked restored) until the server or the host speaks.
+    pub fn restored_from(saved: Option<SavedToolbar>, now_ms: f64) -> Self {
+        let mut t = Toolbar::new();
+        let Some(saved) = saved.filter(|s| s.state.validate().is_ok()) else {
+            return t;
+        };
+        let state = saved.state;
+        t.cursor = EventCursor::at(Some(state.event_id));
+        t.phase = state.phase;
+        t.metrics = state.context_metrics;
+        t.model = state.model;
+        t.attachment_limit = state.attachment_limit;
+        t.history = CompactionHistory::restored(saved.history);
+        t.forecast = saved.forecast.sanitized();
+        if let Some(c) = state
+            .context_compaction
+            .as_ref()
+            .filter(|c| c.status.is_compacting())
+        {
+            let start_ms = saved
+                .run
+                .filter(|r| r.is_run(&c.created_at) && r.start_ms.is_finite())
+                .map(|r| r.start_ms.min(now_ms))
+                .unwrap_or_else(|| {
+                    run_start_ms(CompactionStatus::InProgress, &c.created_at, now_ms, None)
+                });
+            t.run = Some(RunAnchor {
+                created_at: c.created_at.clone(),
+                start_ms,
+            });
         }
-        toolbar
+        t.compaction = state.context_compaction;
+        t.restored = true;
+        t
+    }
+
+    /// The same session started afresh: nothing shown, no history, no forecast, nothing
+    /// held; the connection stays, and so does the key of the latest ended compaction (so
+    /// the server repeating it does not bring it back into the history).
+    pub fn cleared(&self) -> Self {
+        let mut history = self.history.clone();
+        history.clear();
+        Toolbar {
+            connection: self.connection,
+            offline_reason: self.offline_reason,
+            browser_offline: self.browser_offline,
+            failures: self.failures,
+            clock_offset_ms: self.clock_offset_ms,
+            history,
+            ..Toolbar::new()
+        }
     }
 
     /// Folds in the server's `/context` snapshot: it replaces what is shown and confirms it.
     pub fn apply_context(&mut self, snapshot: ContextState, now_ms: f64) {
-        self.replace_with(snapshot, now_ms);
-        self.restored = false;
-    }
-
-    fn replace_with(&mut self, snapshot: ContextState, now_ms: f64) {
-        let was_compacting = self.is_compacting();
-        let same_run = match (&self.compaction, &snapshot.context_compaction) {
-            (Some(a), Some(b)) => a.created_at == b.created_at,
-            _ => false,
-        };
-        self.last_event_id = Some(snapshot.event_id);
+        let continuous = self.cursor.last() == Some(snapshot.event_id);
+        if !continuous {
+            self.forecast.gap();
+        }
+        if let Some(c) = &snapshot.context_compaction {
+            self.observe_compaction(c, now_ms, false);
+        }
+        if !self.is_compacting_record(snapshot.context_compaction.as_ref()) {
+            self.run = None;
+        }
+        if !continuous && snapshot.phase == Some(Phase::BuildMessages) {
+            if let Some(m) = &snapshot.context_metrics {
+                self.forecast.turn_started(m.used_input_tokens);
+            }
+        }
+        self.cursor.reset_to(snapshot.event_id);
         self.phase = snapshot.phase;
         self.metrics = snapshot.context_metrics;
         self.compaction = snapshot.context_compaction;
@@ -169,12 +247,14 @@ impl Toolbar {
         if snapshot.attachment_limit.is_some() {
             self.attachment_limit = snapshot.attachment_limit;
         }
-        if !(was_compacting && same_run) {
-            self.compaction_seen_ms = self.is_compacting().then_some(now_ms);
-        }
+        self.restored = false;
     }
 
-    /// Handles one stream event: `id` is the SSE id, `name` the SSE event name, `data` its payload.
+    fn is_compacting_record(&self, c: Option<&ContextCompaction>) -> bool {
+        c.is_some_and(|c| c.status.is_compacting())
+    }
+
+    /// Handles one SSE event: `id` is its id, `name` its event name, `data` its payload.
     pub fn apply_event(
         &mut self,
         id: Option<&str>,
@@ -182,61 +262,125 @@ impl Toolbar {
         data: &str,
         now_ms: f64,
     ) -> EventOutcome {
-        let outcome = self.classify_event(id, name, data);
-        match outcome {
-            Err(outcome) => {
-                match outcome {
-                    EventOutcome::Malformed => self.ignored.malformed += 1,
-                    EventOutcome::Unknown => self.ignored.unknown += 1,
-                    EventOutcome::Stale => self.ignored.stale += 1,
-                    EventOutcome::Applied => {}
-                }
-                outcome
-            }
-            Ok((id, event)) => {
-                self.fold_event(id, event, now_ms);
-                EventOutcome::Applied
-            }
-        }
-    }
-
-    fn classify_event(
-        &self,
-        id: Option<&str>,
-        name: &str,
-        data: &str,
-    ) -> Result<(u64, StatusEvent), EventOutcome> {
         if name != EVENT_NAME {
-            return Err(EventOutcome::Unknown);
+            return self.ignore(EventOutcome::Unknown);
         }
-        let id: u64 = id
-            .map(str::trim)
-            .and_then(|s| s.parse().ok())
-            .ok_or(EventOutcome::Malformed)?;
-        let event = StatusEvent::parse(data).map_err(|_| EventOutcome::Malformed)?;
-        if self.last_event_id.is_some_and(|last| id <= last) {
-            return Err(EventOutcome::Stale);
+        let Some(id) = id.and_then(crate::ids::id_from_str) else {
+            return self.ignore(EventOutcome::Malformed);
+        };
+        match StatusEvent::accept_text(data) {
+            Some(event) => self.apply_numbered(id, event, now_ms),
+            None => self.ignore(EventOutcome::Malformed),
         }
-        Ok((id, event))
     }
 
-    fn fold_event(&mut self, id: u64, event: StatusEvent, now_ms: f64) {
-        if let Some(next) = &event.context_compaction {
-            let same_run = self
-                .compaction
-                .as_ref()
-                .is_some_and(|c| c.created_at == next.created_at && c.status.is_compacting());
-            if next.status.is_compacting() && !same_run {
-                self.compaction_seen_ms = Some(now_ms);
-            }
+    /// Handles one event a host pushed, in either shape `StatusEvent::accept_payload` reads;
+    /// without an `id` it is numbered one past the last applied.
+    pub fn apply_host_event(
+        &mut self,
+        id: Option<u64>,
+        payload: &serde_json::Value,
+        now_ms: f64,
+    ) -> EventOutcome {
+        let other_type = payload
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|t| t != EVENT_NAME);
+        if other_type {
+            return self.ignore(EventOutcome::Unknown);
         }
-        self.last_event_id = Some(id);
+        match StatusEvent::accept_payload(payload) {
+            Some(event) => {
+                let id = id.unwrap_or_else(|| self.cursor.next_id());
+                self.apply_numbered(id, event, now_ms)
+            }
+            None => self.ignore(EventOutcome::Malformed),
+        }
+    }
+
+    /// Counts an event the caller could not even read (its id or JSON) as malformed.
+    pub fn reject_malformed(&mut self) -> EventOutcome {
+        self.ignore(EventOutcome::Malformed)
+    }
+
+    fn ignore(&mut self, outcome: EventOutcome) -> EventOutcome {
+        match outcome {
+            EventOutcome::Malformed => self.ignored.malformed += 1,
+            EventOutcome::Unknown => self.ignored.unknown += 1,
+            EventOutcome::Stale => self.ignored.stale += 1,
+            EventOutcome::Applied => {}
+        }
+        outcome
+    }
+
+    fn apply_numbered(&mut self, id: u64, event: StatusEvent, now_ms: f64) -> EventOutcome {
+        match self.cursor.judge(id) {
+            IdVerdict::Apply => self.fold_event(event, now_ms),
+            IdVerdict::Rewind => {
+                // The ids went wrong somewhere: do not count a turn across them.
+                self.forecast.gap();
+                self.fold_event(event, now_ms);
+            }
+            IdVerdict::Stale => return self.ignore(EventOutcome::Stale),
+            IdVerdict::Malformed => return self.ignore(EventOutcome::Malformed),
+        }
+        EventOutcome::Applied
+    }
+
+    /// Folds in an event whose id the cursor has just accepted.
+    fn fold_event(&mut self, event: StatusEvent, now_ms: f64) {
+        if let Some(c) = &event.context_compaction {
+            self.observe_compaction(c, now_ms, true);
+        }
+        if event.phase == Phase::BuildMessages {
+            self.forecast
+                .turn_started(event.context_metrics.used_input_tokens);
+        }
         self.phase = Some(event.phase);
         self.metrics = Some(event.context_metrics);
         if event.context_compaction.is_some() {
             self.compaction = event.context_compaction;
         }
         self.restored = false;
+    }
+
+    /// Anchors a running compaction's start, or records an ended one in the history.
+    /// `live`: seen as it happened (an event), not reported later (a snapshot).
+    fn observe_compaction(&mut self, c: &ContextCompaction, now_ms: f64, live: bool) {
+        let same_run = self.run.as_ref().is_some_and(|r| r.is_run(&c.created_at));
+        if c.status.is_compacting() {
+            if !same_run {
+                let status = if live {
+                    c.status
+                } else {
+                    CompactionStatus::InProgress
+                };
+                self.run = Some(RunAnchor {
+                    created_at: c.created_at.clone(),
+                    start_ms: run_start_ms(status, &c.created_at, now_ms, self.clock_offset_ms),
+                });
+                if live && c.status == CompactionStatus::Started {
+                    self.clock_offset_ms = offset_from_start(&c.created_at, now_ms);
+                }
+            }
+            return;
+        }
+        let run = if same_run { self.run.take() } else { None };
+        let (ended_ms, duration_ms) = if live {
+            (Some(now_ms), run.map(|r| now_ms - r.start_ms))
+        } else {
+            (None, None)
+        };
+        if self.history.record(c, ended_ms, duration_ms) {
+            self.forecast.compaction_ended();
+        }
+    }
+
+    /// The host feeds the events: no stream, no network.
+    pub fn fed_by_host(&mut self) {
+        self.connection = Connection::Host;
+        self.offline_reason = None;
+        self.failures = 0;
     }
 
     /// The stream opened: live, retries reset.
@@ -248,6 +392,13 @@ impl Toolbar {
         } else {
             Connection::Live
         };
+    }
+
+    /// A stream is about to be opened for the first time (after the host fed it, or a restart).
+    pub fn connecting(&mut self) {
+        self.failures = 0;
+        self.offline_reason = None;
+        self.connection = Connection::Connecting;
     }
 
     /// The stream dropped, or `/context` could not be fetched: reconnecting (offline after many failures).
@@ -287,14 +438,12 @@ impl Toolbar {
 
     /// Whether a compaction is running.
     pub fn is_compacting(&self) -> bool {
-        self.compaction
-            .as_ref()
-            .is_some_and(|c| c.status.is_compacting())
+        self.is_compacting_record(self.compaction.as_ref())
     }
 
     /// Id of the latest applied event; the stream resumes after it.
     pub fn last_event_id(&self) -> Option<u64> {
-        self.last_event_id
+        self.cursor.last()
     }
 
     /// The connection state.
@@ -302,7 +451,7 @@ impl Toolbar {
         self.connection
     }
 
-    /// Whether what is shown came from storage and the server has not confirmed it yet.
+    /// Whether what is shown came from storage and nobody has confirmed it yet.
     pub fn is_restored(&self) -> bool {
         self.restored
     }
@@ -312,47 +461,62 @@ impl Toolbar {
         self.ignored
     }
 
+    /// Phase of the latest applied event.
+    pub fn phase(&self) -> Option<Phase> {
+        self.phase
+    }
+
+    /// The latest metrics.
+    pub fn metrics(&self) -> Option<&ContextMetricsSnapshot> {
+        self.metrics.as_ref()
+    }
+
+    /// The latest compaction record.
+    pub fn compaction(&self) -> Option<&ContextCompaction> {
+        self.compaction.as_ref()
+    }
+
+    /// The compaction history.
+    pub fn history(&self) -> &CompactionHistory {
+        &self.history
+    }
+
+    /// The forecast's inputs.
+    pub fn forecast_inputs(&self) -> &TurnForecast {
+        &self.forecast
+    }
+
     /// The state worth saving: present once any metrics are known.
-    pub fn snapshot(&self) -> Option<ContextState> {
-        let event_id = self.last_event_id?;
-        Some(ContextState {
-            event_id,
-            phase: self.phase,
-            context_metrics: Some(self.metrics.clone()?),
-            context_compaction: self.compaction.clone(),
-            model: self.model.clone(),
-            attachment_limit: self.attachment_limit,
+    pub fn saved(&self) -> Option<SavedToolbar> {
+        let event_id = self.cursor.last()?;
+        Some(SavedToolbar {
+            state: ContextState {
+                event_id,
+                phase: self.phase,
+                context_metrics: Some(self.metrics.clone()?),
+                context_compaction: self.compaction.clone(),
+                model: self.model.clone(),
+                attachment_limit: self.attachment_limit,
+            },
+            history: self.history.entries(),
+            forecast: self.forecast.clone(),
+            run: self.run.clone().filter(|_| self.is_compacting()),
         })
     }
 
     /// The model and per-block budget the attachment preview runs under.
     pub fn attachment_budget(&self) -> AttachmentBudget {
-        let model = self
-            .model
-            .clone()
-            .unwrap_or_else(|| DEFAULT_MODEL.to_string());
-        let context_window = self
-            .metrics
-            .as_ref()
-            .map(|m| m.context_window)
-            .filter(|w| *w > 0)
-            .unwrap_or_else(|| {
-                ctxguard_core::budget::context_limits(&model, None, None).context_window
-            });
-        let limit_tokens = self
-            .attachment_limit
-            .unwrap_or_else(|| ctxguard_core::attachment::default_limit(context_window));
-        AttachmentBudget {
-            model,
-            limit_tokens,
-        }
+        AttachmentBudget::resolve(
+            self.model.as_deref(),
+            self.metrics.as_ref().map(|m| m.context_window),
+            self.attachment_limit,
+        )
     }
 
     /// What to show at `now_ms` (Unix milliseconds).
     pub fn view(&self, now_ms: f64) -> ToolbarView {
-        let metrics = self.metrics.as_ref().map(MetricsView::of);
         ToolbarView {
-            metrics,
+            metrics: self.metrics.as_ref().map(MetricsView::of),
             compaction: self.compaction_view(now_ms),
             connection: self.connection,
             offline_reason: (self.connection == Connection::Offline)
@@ -360,8 +524,13 @@ impl Toolbar {
                 .flatten(),
             restored: self.restored,
             ignored: self.ignored,
-            last_event_id: self.last_event_id,
+            last_event_id: self.cursor.last(),
             phase: self.phase,
+            history_count: self.history.len(),
+            forecast: self
+                .metrics
+                .as_ref()
+                .and_then(|m| self.forecast.forecast(m.used_input_tokens, m.trigger_limit)),
         }
     }
 
@@ -372,14 +541,13 @@ impl Toolbar {
         };
         match c.status {
             CompactionStatus::Started | CompactionStatus::InProgress => {
-                let started_ms = parse_created_at(&c.created_at)
-                    .map(|micros| micros as f64 / 1000.0)
-                    .filter(|t| *t <= now_ms + CLOCK_SKEW_TOLERANCE_MS)
-                    .or(self.compaction_seen_ms)
-                    .unwrap_or(now_ms);
-                let elapsed_secs = ((now_ms - started_ms).max(0.0) / 1000.0) as u64;
+                let start_ms = self
+                    .run
+                    .as_ref()
+                    .filter(|r| r.is_run(&c.created_at))
+                    .map_or(now_ms, |r| r.start_ms);
                 CompactionView::Compacting {
-                    elapsed_secs,
+                    elapsed_secs: elapsed_secs(start_ms, now_ms),
                     before_tokens: c.before_tokens,
                     target_tokens: c.target_limit,
                 }
@@ -396,212 +564,10 @@ impl Toolbar {
     }
 }
 
-/// The model the preview assumes when the session does not name one.
-pub const DEFAULT_MODEL: &str = "gpt-4o";
-
-/// Model and per-block token budget of the attachment preview.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AttachmentBudget {
-    /// Model whose encoding counts the tokens.
-    pub model: String,
-    /// Tokens one `<attachment>` block may take.
-    pub limit_tokens: i64,
-}
-
-/// Everything the toolbar renders.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolbarView {
-    /// The numbers, once any are known.
-    pub metrics: Option<MetricsView>,
-    /// The compaction chip.
-    pub compaction: CompactionView,
-    /// The connection chip.
-    pub connection: Connection,
-    /// Why it is offline, when it is.
-    pub offline_reason: Option<OfflineReason>,
-    /// Whether the state shown is restored and not yet confirmed.
-    pub restored: bool,
-    /// Events not applied.
-    pub ignored: IgnoredEvents,
-    /// Id of the latest applied event.
-    pub last_event_id: Option<u64>,
-    /// Phase of the latest applied event.
-    pub phase: Option<Phase>,
-}
-
-/// The numbers of the context window.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MetricsView {
-    /// display_remaining_percent clamped to 0–100.
-    pub remaining_percent: i64,
-    /// Tokens the history uses.
-    pub used_tokens: i64,
-    /// The context window.
-    pub window_tokens: i64,
-    /// Usage at which compaction triggers.
-    pub trigger_tokens: i64,
-    /// Usage compaction aims for.
-    pub target_tokens: i64,
-    /// Whether usage is at or over the trigger.
-    pub over_trigger: bool,
-    /// Used part of the window, 0–100 (for the bar).
-    pub used_percent: f64,
-    /// Trigger as a share of the window, 0–100.
-    pub trigger_percent: f64,
-    /// Target as a share of the window, 0–100.
-    pub target_percent: f64,
-    /// The per-source split, when the event carried one.
-    pub breakdown: Option<Vec<BreakdownPart>>,
-}
-
-impl MetricsView {
-    fn of(m: &ContextMetricsSnapshot) -> Self {
-        let share = |tokens: i64| {
-            if m.context_window <= 0 {
-                0.0
-            } else {
-                (tokens as f64 / m.context_window as f64 * 100.0).clamp(0.0, 100.0)
-            }
-        };
-        MetricsView {
-            remaining_percent: m.display_remaining_percent.clamp(0, 100),
-            used_tokens: m.used_input_tokens,
-            window_tokens: m.context_window,
-            trigger_tokens: m.trigger_limit,
-            target_tokens: m.target_limit,
-            over_trigger: m.is_over_trigger,
-            used_percent: share(m.used_input_tokens),
-            trigger_percent: share(m.trigger_limit),
-            target_percent: share(m.target_limit),
-            breakdown: m.breakdown.as_ref().map(|b| BreakdownPart::split(b, share)),
-        }
-    }
-}
-
-/// Where used tokens come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// System prompts.
-    System,
-    /// User turns.
-    User,
-    /// Assistant turns and tool calls.
-    Assistant,
-    /// Tool results.
-    ToolOutputs,
-    /// Attachment blocks.
-    Attachments,
-    /// Message overhead and anything unattributed.
-    Overhead,
-}
-
-impl Source {
-    /// Every source, in display order.
-    pub const ALL: [Source; 6] = [
-        Source::System,
-        Source::User,
-        Source::Assistant,
-        Source::ToolOutputs,
-        Source::Attachments,
-        Source::Overhead,
-    ];
-
-    /// The `data-source` value (and CSS class suffix).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::System => "system",
-            Source::User => "user",
-            Source::Assistant => "assistant",
-            Source::ToolOutputs => "tool_outputs",
-            Source::Attachments => "attachments",
-            Source::Overhead => "overhead",
-        }
-    }
-
-    fn tokens(self, b: &UsageBreakdown) -> i64 {
-        match self {
-            Source::System => b.system,
-            Source::User => b.user,
-            Source::Assistant => b.assistant,
-            Source::ToolOutputs => b.tool_outputs,
-            Source::Attachments => b.attachments,
-            Source::Overhead => b.overhead,
-        }
-    }
-}
-
-/// One source's share of the window.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BreakdownPart {
-    /// The source.
-    pub source: Source,
-    /// Its tokens (negative values shown as 0).
-    pub tokens: i64,
-    /// Its share of the window, 0–100.
-    pub percent: f64,
-}
-
-impl BreakdownPart {
-    fn split(b: &UsageBreakdown, share: impl Fn(i64) -> f64) -> Vec<BreakdownPart> {
-        Source::ALL
-            .iter()
-            .map(|&source| {
-                let tokens = source.tokens(b).max(0);
-                BreakdownPart {
-                    source,
-                    tokens,
-                    percent: share(tokens),
-                }
-            })
-            .collect()
-    }
-}
-
-/// The compaction chip.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CompactionView {
-    /// No compaction known; compaction starts at `trigger_tokens`.
-    Idle {
-        /// The trigger, once metrics are known.
-        trigger_tokens: Option<i64>,
-    },
-    /// A summary compaction is running.
-    Compacting {
-        /// Seconds since it started.
-        elapsed_secs: u64,
-        /// Tokens before it.
-        before_tokens: i64,
-        /// Tokens it aims for.
-        target_tokens: i64,
-    },
-    /// The latest compaction replaced the history.
-    Completed {
-        /// Tokens before it.
-        before_tokens: i64,
-        /// Tokens after it, when reported.
-        after_tokens: Option<i64>,
-        /// before − after (at least 0), when after is known.
-        saved_tokens: Option<i64>,
-    },
-    /// The latest compaction fell back.
-    Fallback {
-        /// The failure reason as sent (may be empty).
-        reason: String,
-    },
-}
-
-impl CompactionView {
-    /// The `data-state` value.
-    pub fn state(&self) -> &'static str {
-        match self {
-            CompactionView::Idle { .. } => "idle",
-            CompactionView::Compacting { .. } => "compacting",
-            CompactionView::Completed { .. } => "completed",
-            CompactionView::Fallback { .. } => "fallback",
-        }
-    }
-}
-
 #[cfg(test)]
 #[path = "state_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "state_history_tests.rs"]
+mod tests_history;

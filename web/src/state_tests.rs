@@ -1,41 +1,7 @@
 use super::*;
-use serde_json::{json, Value};
-
-const T0: f64 = 1_782_226_534_000.0; // 2026-06-23T14:55:34Z
-
-fn metrics(used: i64) -> Value {
-    let window = 128_000;
-    let reserved = 16_000;
-    let available = window - reserved;
-    json!({
-        "context_window": window, "reserved_output_tokens": reserved, "available_input_tokens": available,
-        "used_input_tokens": used, "remaining_input_tokens": (available - used).max(0),
-        "remaining_percent": ((available - used).max(0) * 100 / available),
-        "display_remaining_tokens": (window - used).max(0),
-        "display_remaining_percent": ((window - used).max(0) * 100 / window),
-        "trigger_limit": 100_800, "target_limit": 89_600, "is_over_trigger": used >= 100_800
-    })
-}
-
-fn event(used: i64) -> Value {
-    json!({"type": "response.status.updated", "response_id": "resp_1", "phase": "after_tool_end",
-           "context_metrics": metrics(used)})
-}
-
-fn compaction_event(status: &str, extra: Value) -> Value {
-    let mut c = json!({"type": "summary_compact", "status": status, "before_tokens": 110_000,
-        "trigger_limit": 100_800, "target_limit": 89_600, "used_legacy_fallback": false,
-        "created_at": "2026-06-23T14:55:34.000000+00:00"});
-    for (k, v) in extra.as_object().expect("extra is an object") {
-        c[k] = v.clone();
-    }
-    json!({"type": "response.status.updated", "response_id": "resp_1", "phase": "summary_compact",
-           "context_metrics": metrics(110_000), "context_compaction": c})
-}
-
-fn apply(t: &mut Toolbar, id: u64, data: &Value) -> EventOutcome {
-    t.apply_event(Some(&id.to_string()), EVENT_NAME, &data.to_string(), T0)
-}
+use crate::testing::*;
+use crate::view::Source;
+use serde_json::json;
 
 #[test]
 fn shows_remaining_usage_and_bar_shares() {
@@ -295,7 +261,7 @@ fn breakdown_is_passed_through() {
 fn restored_until_confirmed_by_context() {
     let mut live = Toolbar::new();
     apply(&mut live, 7, &compaction_event("started", json!({})));
-    let saved = live.snapshot().expect("state to save");
+    let saved = live.saved().expect("state to save");
 
     let mut t = Toolbar::restored_from(Some(saved.clone()), T0);
     let v = t.view(T0 + 5_000.0);
@@ -310,7 +276,7 @@ fn restored_until_confirmed_by_context() {
         "a failed fetch does not confirm anything"
     );
 
-    let mut confirmed = saved;
+    let mut confirmed = saved.state;
     confirmed.event_id = 9;
     confirmed.context_compaction = None;
     t.apply_context(confirmed, T0);
@@ -342,7 +308,7 @@ fn context_parse_tolerates_empty_sessions_and_rejects_garbage() {
     let mut t = Toolbar::new();
     t.apply_context(s, T0);
     assert!(t.view(T0).metrics.is_none());
-    assert!(t.snapshot().is_none());
+    assert!(t.saved().is_none());
     assert!(ContextState::parse("[]").is_err());
     assert!(ContextState::parse(r#"{"error":"unknown session"}"#).is_err());
     let bad_time = json!({"event_id": 1, "context_metrics": metrics(1),

@@ -6,17 +6,21 @@
 //! (or `tests/web/run.sh`).
 #![cfg(target_arch = "wasm32")]
 
-use ctxguard_core::protocol::ContextState;
 use ctxguard_core::protocol::EVENT_NAME;
+use ctxguard_web::attachment_budget::AttachmentBudget;
 use ctxguard_web::attachments::{FileBody, PickedFile};
-use ctxguard_web::components::{read_file, AttachmentPanel, StatusToolbar};
+use ctxguard_web::components::{read_file, use_now_ms, AttachmentPanel, StatusToolbar};
+use ctxguard_web::config::Endpoints;
 use ctxguard_web::i18n::{group_thousands, Lang};
-use ctxguard_web::saved;
-use ctxguard_web::sse::StreamConfig;
-use ctxguard_web::state::{AttachmentBudget, Toolbar};
-use ctxguard_web::{storage, App};
+use ctxguard_web::live::LiveToolbar;
+use ctxguard_web::preview_engine::LocalPreviewer;
+use ctxguard_web::saved::{self, SavedToolbar};
+use ctxguard_web::sse::use_status_stream;
+use ctxguard_web::state::Toolbar;
+use ctxguard_web::storage;
 use leptos::prelude::*;
 use serde_json::{json, Value};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -212,7 +216,7 @@ async fn remaining_is_clamped() {
     e["context_metrics"]["display_remaining_percent"] = json!(250);
     m.push_json(1, &e).await;
     assert_eq!(m.text("ctxguard-remaining"), "Context 100% left");
-    e["context_metrics"]["display_remaining_percent"] = json!(-7);
+    e["context_metrics"]["display_remaining_percent"] = json!(0);
     m.push_json(2, &e).await;
     assert_eq!(m.text("ctxguard-remaining"), "Context 0% left");
 }
@@ -366,7 +370,7 @@ async fn older_ids_are_ignored() {
 async fn connection_states_and_restored_flag() {
     let mut live = Toolbar::new();
     live.apply_event(Some("7"), EVENT_NAME, &event(64_000).to_string(), T0);
-    let saved = live.snapshot().expect("snapshot");
+    let saved = live.saved().expect("state to save");
 
     let m = mount_toolbar_with(Toolbar::restored_from(Some(saved.clone()), T0), Lang::En);
     settle().await;
@@ -390,7 +394,7 @@ async fn connection_states_and_restored_flag() {
         Some("true")
     );
 
-    let mut confirmed = saved;
+    let mut confirmed = saved.state;
     confirmed.event_id = 8;
     confirmed.context_metrics = serde_json::from_value(metrics(70_400)).ok();
     m.act(|t| t.apply_context(confirmed, T0)).await;
@@ -466,9 +470,99 @@ async fn simplified_chinese() {
     assert_eq!(m.text("ctxguard-connection"), "实时");
 }
 
-// ---------- storage and the app ----------
+// ---------- history, forecast, compact ----------
 
-fn saved_state(used: i64, id: u64) -> ContextState {
+#[wasm_bindgen_test]
+async fn history_opens_from_the_count_newest_first() {
+    let m = mount_toolbar();
+    m.push_json(1, &compaction("started", json!({}))).await;
+    assert!(m.find("ctxguard-compaction-count").is_none());
+    m.now.set(T0 + 42_000.0);
+    m.push_json(2, &compaction("completed", json!({"after_tokens": 40_000})))
+        .await;
+    let mut fell = compaction("fallback", json!({"failure_reason": "<i>x</i>"}));
+    fell["context_compaction"]["created_at"] = json!("2026-06-23T15:10:00Z");
+    m.push_json(3, &fell).await;
+    assert_eq!(
+        m.attr("ctxguard-compaction-count", "data-count").as_deref(),
+        Some("2")
+    );
+    assert!(m.find("ctxguard-history").is_none());
+    m.get("ctxguard-compaction-count")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    settle().await;
+    let items = m
+        .get("ctxguard-history")
+        .query_selector_all("[data-testid=\"ctxguard-history-item\"]")
+        .expect("selector");
+    assert_eq!(items.length(), 2);
+    let item = |i: u32| items.item(i).expect("item").unchecked_into::<Element>();
+    assert_eq!(
+        item(0).get_attribute("data-status").as_deref(),
+        Some("fallback")
+    );
+    assert!(item(0)
+        .text_content()
+        .unwrap_or_default()
+        .contains("<i>x</i>"));
+    assert!(item(0).query_selector("i").expect("selector").is_none());
+    assert_eq!(
+        item(1).get_attribute("data-status").as_deref(),
+        Some("completed")
+    );
+    let done = item(1).text_content().unwrap_or_default();
+    assert!(
+        done.contains("110,000 → 40,000") && done.contains("ran 42s"),
+        "{done}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn forecast_appears_after_two_turn_differences() {
+    let m = mount_toolbar();
+    let turn = |used: i64| {
+        let mut e = event(used);
+        e["phase"] = json!("build_messages");
+        e
+    };
+    m.push_json(1, &turn(60_000)).await;
+    m.push_json(2, &turn(70_000)).await;
+    assert!(m.find("ctxguard-forecast").is_none());
+    m.push_json(3, &turn(80_000)).await;
+    assert_eq!(
+        m.attr("ctxguard-forecast", "data-turns").as_deref(),
+        Some("3")
+    );
+    assert_eq!(m.text("ctxguard-forecast"), "≈ 3 turns until compaction");
+    m.push_json(4, &event(100_800)).await;
+    assert_eq!(m.text("ctxguard-forecast"), "compaction due");
+}
+
+#[wasm_bindgen_test]
+async fn compact_has_no_legend_or_scale() {
+    let root = detached();
+    let state = RwSignal::new(Toolbar::new());
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        view! { <StatusToolbar state=state now_ms=Signal::derive(|| T0) lang=Lang::En compact=true /> }
+    });
+    let mut e = event(12_800);
+    e["context_metrics"]["breakdown"] = json!({"system": 1_280, "user": 2_560, "assistant": 3_840,
+        "tool_outputs": 2_560, "attachments": 0, "overhead": 2_560});
+    state.update(|t| {
+        t.apply_event(Some("1"), EVENT_NAME, &e.to_string(), T0);
+    });
+    settle().await;
+    let q = |sel: &str| root.query_selector(sel).expect("selector");
+    assert!(q("[data-testid=\"ctxguard-bar\"]").is_some());
+    assert!(q("[data-testid=\"ctxguard-breakdown\"]").is_none());
+    assert!(q(".bar-scale").is_none());
+    assert!(q(".toolbar.is-compact").is_some());
+}
+
+// ---------- storage and a Rust host ----------
+
+fn saved_state(used: i64, id: u64) -> SavedToolbar {
     let mut t = Toolbar::new();
     t.apply_event(
         Some(&id.to_string()),
@@ -476,7 +570,7 @@ fn saved_state(used: i64, id: u64) -> ContextState {
         &event(used).to_string(),
         T0,
     );
-    t.snapshot().expect("snapshot")
+    t.saved().expect("state to save")
 }
 
 fn local_storage() -> web_sys::Storage {
@@ -486,13 +580,31 @@ fn local_storage() -> web_sys::Storage {
         .expect("storage present")
 }
 
-/// Storage and the whole app share `localStorage` (and one test replaces it with a throwing
+/// The Rust host of the crate docs: the components a Leptos app mounts.
+#[component]
+fn ChatStatus(session: String) -> impl IntoView {
+    let live = LiveToolbar::restore(&session);
+    let endpoints = Endpoints {
+        server: String::new(),
+        session: session.clone(),
+        token: None,
+    };
+    use_status_stream(endpoints, live.clone());
+    let state = live.state();
+    let budget = Signal::derive(move || state.with(|t| t.attachment_budget()));
+    view! {
+        <StatusToolbar state=state now_ms=use_now_ms(1_000) lang=Lang::En session=session />
+        <AttachmentPanel budget=budget lang=Lang::En previewer=Rc::new(LocalPreviewer) />
+    }
+}
+
+/// Storage and the Rust host share `localStorage` (and one test replaces it with a throwing
 /// one), so they run in one test, in order: async tests otherwise interleave at every await.
 #[wasm_bindgen_test]
-async fn storage_and_app_restore() {
+async fn storage_and_rust_host_restore() {
     storage_round_trip_and_corruption();
-    app_renders_saved_state_at_once_marked_restored().await;
-    app_survives_corrupt_and_throwing_storage().await;
+    host_renders_saved_state_at_once_marked_restored().await;
+    host_survives_corrupt_and_throwing_storage().await;
 }
 
 fn storage_round_trip_and_corruption() {
@@ -503,7 +615,7 @@ fn storage_round_trip_and_corruption() {
         .get_item(&saved::storage_key("t-storage"))
         .expect("get")
         .expect("saved");
-    assert!(raw.contains("\"version\":1"));
+    assert!(raw.contains("\"version\":2"));
     local_storage()
         .set_item(&saved::storage_key("t-storage"), "{{{ corrupt")
         .expect("set");
@@ -513,16 +625,18 @@ fn storage_round_trip_and_corruption() {
     assert_eq!(storage::load("never-saved"), None);
 }
 
-async fn app_renders_saved_state_at_once_marked_restored() {
-    // The test server has no /api, so the server never confirms: the page stays restored.
+async fn host_renders_saved_state_at_once_marked_restored() {
+    // The test server has no /api, so the server never confirms: the toolbar stays restored.
     local_storage()
         .set_item(
-            &saved::storage_key("demo"),
-            &saved::encode("demo", &saved_state(96_000, 41), T0),
+            &saved::storage_key("t-host"),
+            &saved::encode("t-host", &saved_state(96_000, 41), T0),
         )
         .expect("set");
     let root = detached();
-    let handle = leptos::mount::mount_to(root.clone(), App);
+    let handle = leptos::mount::mount_to(root.clone(), || {
+        view! { <ChatStatus session="t-host".to_string() /> }
+    });
     let q = |id: &str| {
         root.query_selector(&format!("[data-testid=\"{id}\"]"))
             .expect("selector")
@@ -565,15 +679,17 @@ async fn app_renders_saved_state_at_once_marked_restored() {
         Some("Context 25% left")
     );
     drop(handle);
-    storage::clear("demo");
+    storage::clear("t-host");
 }
 
-async fn app_survives_corrupt_and_throwing_storage() {
+async fn host_survives_corrupt_and_throwing_storage() {
     local_storage()
-        .set_item(&saved::storage_key("demo"), "\u{0}garbage")
+        .set_item(&saved::storage_key("t-host"), "\u{0}garbage")
         .expect("set");
     let root = detached();
-    let handle = leptos::mount::mount_to(root.clone(), App);
+    let handle = leptos::mount::mount_to(root.clone(), || {
+        view! { <ChatStatus session="t-host".to_string() /> }
+    });
     settle().await;
     let remaining = root
         .query_selector("[data-testid=\"ctxguard-remaining\"]")
@@ -581,17 +697,19 @@ async fn app_survives_corrupt_and_throwing_storage() {
         .expect("remaining");
     assert_eq!(remaining.text_content().as_deref(), Some("Context –% left"));
     drop(handle);
-    storage::clear("demo");
+    storage::clear("t-host");
 
     // Storage that throws on every access.
     js_sys::eval(
         "Object.defineProperty(window, 'localStorage', { configurable: true, get() { throw new Error('denied'); } })",
     )
     .expect("install throwing storage");
-    assert!(!storage::save("demo", &saved_state(1, 1)));
-    assert_eq!(storage::load("demo"), None);
+    assert!(!storage::save("t-host", &saved_state(1, 1)));
+    assert_eq!(storage::load("t-host"), None);
     let root = detached();
-    let handle = leptos::mount::mount_to(root.clone(), App);
+    let handle = leptos::mount::mount_to(root.clone(), || {
+        view! { <ChatStatus session="t-host".to_string() /> }
+    });
     settle().await;
     assert!(root
         .query_selector("[data-testid=\"ctxguard-toolbar\"]")
@@ -599,26 +717,6 @@ async fn app_survives_corrupt_and_throwing_storage() {
         .is_some());
     drop(handle);
     js_sys::eval("delete window.localStorage").expect("restore storage");
-}
-
-#[wasm_bindgen_test]
-fn stream_urls() {
-    let c = StreamConfig {
-        api_base: "http://127.0.0.1:9000/".into(),
-        session: "a b/c".into(),
-    };
-    assert_eq!(
-        c.context_url(),
-        "http://127.0.0.1:9000/api/sessions/a%20b%2Fc/context"
-    );
-    assert_eq!(
-        c.events_url(None),
-        "http://127.0.0.1:9000/api/sessions/a%20b%2Fc/events"
-    );
-    assert_eq!(
-        c.events_url(Some(12)),
-        "http://127.0.0.1:9000/api/sessions/a%20b%2Fc/events?last_event_id=12"
-    );
 }
 
 // ---------- attachment preview ----------
@@ -653,16 +751,30 @@ async fn files_are_read_in_the_browser() {
     assert_eq!(text.body, FileBody::Text("# hi\nthere".into()));
     assert_eq!(text.mime_type.as_deref(), Some("text/markdown"));
     assert_eq!(text.size_bytes, 10);
-    let bin = read_file(browser_file(
+    let image = read_file(browser_file(
         "logo.png",
         &[0x89, b'P', b'N', b'G', 0, 0xff],
         "image/png",
     ))
     .await;
-    assert_eq!(bin.body, FileBody::Binary);
+    assert_eq!(image.body, FileBody::Image("iVBORwD/".into()));
     let latin1 = read_file(browser_file("old.txt", &[b'c', b'a', b'f', 0xe9], "")).await;
     assert_eq!(latin1.body, FileBody::Binary);
     assert_eq!(latin1.mime_type, None);
+}
+
+/// Waits (up to 2 s) until `root` holds `n` rows.
+async fn rows_in(root: &HtmlElement, n: u32) -> web_sys::NodeList {
+    for _ in 0..200 {
+        let rows = root
+            .query_selector_all("[data-testid=\"ctxguard-attachment-row\"]")
+            .expect("selector");
+        if rows.length() == n {
+            return rows;
+        }
+        sleep_ms(10).await;
+    }
+    panic!("no {n} rows in {}", root.inner_html());
 }
 
 #[wasm_bindgen_test]
@@ -674,7 +786,7 @@ async fn attachment_rows_and_rendered_preview() {
         limit_tokens: 400,
     });
     let _handle = leptos::mount::mount_to(root.clone(), move || {
-        view! { <AttachmentPanel budget=budget lang=Lang::En files=files /> }
+        view! { <AttachmentPanel budget=budget lang=Lang::En files=files previewer=Rc::new(LocalPreviewer) /> }
     });
     settle().await;
     assert!(root
@@ -704,14 +816,10 @@ async fn attachment_rows_and_rendered_preview() {
             name: "<img src=x onerror=alert(1)>.jpg".into(),
             mime_type: Some("image/jpeg".into()),
             size_bytes: 2_048,
-            body: FileBody::Binary,
+            body: FileBody::Image("AAEC".into()),
         },
     ]);
-    settle().await;
-    let rows = root
-        .query_selector_all("[data-testid=\"ctxguard-attachment-row\"]")
-        .expect("selector");
-    assert_eq!(rows.length(), 3);
+    let rows = rows_in(&root, 3).await;
     let row = |i: u32| rows.item(i).expect("row").unchecked_into::<Element>();
     let field = |i: u32, f: &str| {
         row(i)
@@ -722,17 +830,14 @@ async fn attachment_rows_and_rendered_preview() {
     };
     assert_eq!(row(0).get_attribute("data-state").as_deref(), Some("fits"));
     assert_eq!(row(1).get_attribute("data-state").as_deref(), Some("cut"));
-    assert_eq!(
-        row(2).get_attribute("data-state").as_deref(),
-        Some("binary")
-    );
+    assert_eq!(row(2).get_attribute("data-state").as_deref(), Some("image"));
     // The DOM shows what core computed for the same files and budget.
     let expected = files.with_untracked(|f| ctxguard_web::attachments::preview(f, "gpt-4o", 400));
-    for (i, r) in expected.rows.iter().take(2).enumerate() {
-        assert_eq!(field(i as u32, "tokens"), group_thousands(r.tokens as i64));
+    for (i, r) in expected.attachments.iter().take(2).enumerate() {
+        assert_eq!(field(i as u32, "tokens"), group_thousands(r.tokens));
         assert_eq!(field(i as u32, "allocation"), group_thousands(r.allocation));
     }
-    assert!(expected.rows[1].tokens > 400 && expected.rows[1].truncated);
+    assert!(expected.attachments[1].tokens > 400 && expected.attachments[1].truncated);
     assert_eq!(field(2, "tokens"), "—");
     assert_eq!(field(2, "allocation"), "—");
     assert!(row(1)
@@ -754,6 +859,7 @@ async fn attachment_rows_and_rendered_preview() {
         .expect("rendered preview");
     assert_eq!(rendered.tag_name().to_lowercase(), "details");
     let pre = rendered.text_content().unwrap_or_default();
+    assert!(pre.contains("[Attachment 1]\n"), "{pre}");
     assert!(
         pre.contains("[Attachment: short.txt | ID: 1 | Type: text/plain"),
         "{pre}"
@@ -766,9 +872,14 @@ async fn attachment_rows_and_rendered_preview() {
         model: "gpt-4o".into(),
         limit_tokens: 15_000,
     });
-    settle().await;
-    let rows = root
-        .query_selector_all("[data-testid=\"ctxguard-attachment-row\"][data-state=\"cut\"]")
-        .expect("selector");
-    assert_eq!(rows.length(), 0);
+    for _ in 0..200 {
+        let cut = root
+            .query_selector_all("[data-testid=\"ctxguard-attachment-row\"][data-state=\"cut\"]")
+            .expect("selector");
+        if cut.length() == 0 {
+            return;
+        }
+        sleep_ms(10).await;
+    }
+    panic!("still cut under 15,000 tokens");
 }

@@ -21,7 +21,7 @@ pub fn run(model: &str, files: &[PathBuf]) -> Result<ExitCode> {
                 thousands(text.len() as i64)
             );
         }
-        let tokens = counter.count_text(&text) as i64;
+        let tokens = counter.count_text(&text);
         total += tokens;
         rows.push((display(path), tokens));
     }

@@ -156,7 +156,7 @@ pub fn run(args: PreviewArgs) -> Result<ExitCode> {
             Inlined::Image => say!(
                 "{id:>4}  {:>21}  {:>10}  {:>10}  {:<4}  {name} (image block)",
                 "-",
-                thousands(IMAGE_TOKENS as i64),
+                thousands(IMAGE_TOKENS),
                 "-",
                 "no"
             )?,
@@ -181,7 +181,7 @@ pub fn run(args: PreviewArgs) -> Result<ExitCode> {
                 let (tokens, allocated, cut) =
                     segment.map_or(("-".into(), "-".into(), "no"), |s| {
                         (
-                            thousands(s.tokens as i64),
+                            thousands(s.tokens),
                             thousands(s.allocation),
                             if s.truncated { "yes" } else { "no" },
                         )

@@ -1,11 +1,16 @@
-//! `ctxguard serve`: the toolbar and its status stream, fed by the built-in
-//! demo and/or a replayed recording, until Ctrl-C or SIGTERM.
+//! `ctxguard serve`: the status relay (and the toolbar), with the built-in
+//! demo and/or a replayed recording beside published sessions, until Ctrl-C
+//! or SIGTERM.
 
 use crate::args::ServeArgs;
+use crate::server::auth::{secret_from_file_or_env, PUBLISH_TOKEN_VAR, READ_SECRET_VAR};
+use crate::server::conn::{default_max_connections, ConnLimits, DEFAULT_MAX_HEADER_BYTES};
 use crate::server::demo::{DemoConfig, SummarizerChoice};
+use crate::server::store::StoreLimits;
 use crate::server::summarizer::HttpSummarizerConfig;
-use crate::server::{self, ServeOptions};
-use anyhow::{ensure, Context, Result};
+use crate::server::{self, ServeOptions, StoreChoice};
+use anyhow::{bail, ensure, Context, Result};
+use axum::http::HeaderValue;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -22,6 +27,7 @@ fn default_dist() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../dist"))
 }
 
+/// Runs the relay until Ctrl-C or SIGTERM; flags and environment become [`ServeOptions`].
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
     for (flag, value) in [
         ("--speed", args.speed),
@@ -49,6 +55,23 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         summarizer,
         ..DemoConfig::default()
     });
+    let store = match args.store.as_str() {
+        "memory" => StoreChoice::Memory,
+        url if url.starts_with("redis://") => StoreChoice::Redis(url.to_string()),
+        other => bail!("--store {other}: expected memory or redis://HOST:PORT[/DB]"),
+    };
+    let allow_origins = args
+        .allow_origin
+        .iter()
+        .map(|o| {
+            let origin = o.trim_end_matches('/');
+            ensure!(
+                origin.starts_with("http://") || origin.starts_with("https://"),
+                "--allow-origin {o}: expected an origin such as https://chat.example.com"
+            );
+            HeaderValue::from_str(origin).with_context(|| format!("--allow-origin {o}"))
+        })
+        .collect::<Result<Vec<_>>>()?;
     let options = ServeOptions {
         host: args.host,
         port: args.port,
@@ -56,6 +79,28 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         demo,
         replay: args.replay,
         replay_speed: args.replay_speed,
+        store,
+        limits: StoreLimits {
+            buffer_events: args.buffer as usize,
+            max_sessions: args.max_sessions as usize,
+            idle: Duration::from_secs(args.session_idle_secs),
+        },
+        publish_token: secret_from_file_or_env(
+            args.publish_token_file.as_deref(),
+            PUBLISH_TOKEN_VAR,
+        )?,
+        read_secret: secret_from_file_or_env(args.read_secret_file.as_deref(), READ_SECRET_VAR)?,
+        allow_origins,
+        max_body_bytes: args.max_body_bytes as usize,
+        keep_alive: args.keep_alive_secs,
+        conn: ConnLimits {
+            header_read_timeout: args.header_read_timeout_secs,
+            idle_timeout: args.idle_timeout_secs,
+            max_connections: args
+                .max_connections
+                .map_or_else(default_max_connections, |n| n as usize),
+            max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -12,7 +12,7 @@
 //! `in_progress` heartbeats, `completed` or `fallback`) is the guard's
 //! [`CompactionEvent`]s, then `after_compaction` with the replacement.
 //!
-//! Failure injection (`fail_every` = N > 0): the N/2-th compaction of every
+//! Failure injection (`fail_every` = N > 0, `inject.rs`): the N/2-th compaction of every
 //! N (N ≥ 2) has its first summary attempt rejected as too long
 //! (`context_length_exceeded`), so the guard retries with fewer messages and
 //! completes; every N-th has that rejection and then a non-context error
@@ -27,27 +27,30 @@
 //! host takes [`Demo::take_summary_call`] and reports back with
 //! [`Demo::summary_result`]. [`drive`] runs it all on the tokio clock.
 
-use super::session::Session;
-use super::summarizer::{
-    ExtractiveSummarizer, HttpSummarizer, HttpSummarizerConfig, DEFAULT_SUMMARY_TOKENS,
-};
-use ctxguard_core::attachment::{build_header, preview_messages, HeaderArgs};
+mod driver;
+mod inject;
+#[cfg(test)]
+mod tests;
+mod text;
+
+pub use driver::drive;
+
+use super::summarizer::{ExtractiveSummarizer, HttpSummarizerConfig, DEFAULT_SUMMARY_TOKENS};
+use ctxguard_core::attachment::{has_block_marker, preview_messages};
 use ctxguard_core::budget::{context_limits, ContextLimits, ModelConfig};
 use ctxguard_core::guard::{
-    current_user_index, sanitize_tool_pairs, trim_oldest, AfterError, CompactionEvent, Decision,
-    Guard, GuardConfig, Ready, SummaryError, SummaryRequest,
+    current_user_index, sanitize_tool_pairs, AfterError, CompactionEvent, Decision, Guard,
+    GuardConfig, Ready, SummaryError, SummaryRequest,
 };
 use ctxguard_core::ledger::Ledger;
-use ctxguard_core::message::FunctionCall;
 use ctxguard_core::metrics::{should_emit, EmitState};
 use ctxguard_core::protocol::{CompactionStatus, Phase, StatusEvent};
-use ctxguard_core::tokens::{TokenCounter, TOKENS_PER_REPLY};
+use ctxguard_core::tokens::{TokenCounter, Tokens, TOKENS_PER_REPLY};
 use ctxguard_core::tool_output::TruncationPolicy;
-use ctxguard_core::{Message, ToolCall};
-use serde_json::{json, Map, Value};
-use std::sync::Arc;
+use ctxguard_core::Message;
+use inject::Injection;
 use std::time::Duration;
-use tokio::sync::{mpsc, watch};
+use text::TextGenerator;
 
 /// Model id of the demo conversation (picks the encoding).
 pub const MODEL: &str = "gpt-4o";
@@ -69,12 +72,6 @@ const BETWEEN_TURNS: Duration = Duration::from_millis(3_000);
 const SUMMARY: Duration = Duration::from_millis(40_000);
 /// An injected failing attempt (a provider rejects quickly).
 const REJECTED: Duration = Duration::from_millis(8_000);
-
-/// Text of the injected context-too-long error.
-pub const INJECTED_TOO_LONG: &str = "This model's maximum context length is 16384 tokens; \
-     please reduce the length of the messages (context_length_exceeded, injected by --fail-every)";
-/// Text of the injected non-context error.
-pub const INJECTED_FAILURE: &str = "summariser unavailable (injected by --fail-every)";
 
 /// Which summariser answers the guard's requests.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -132,43 +129,6 @@ enum Step {
     Reply,
 }
 
-/// What failure injection does to one compaction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Injection {
-    /// Summaries run as they come.
-    None,
-    /// Attempt 1 is rejected as too long; the retry runs as it comes.
-    TooLongOnce,
-    /// Attempt 1 is rejected as too long, attempt 2 with a non-context error.
-    TooLongThenFail,
-}
-
-impl Injection {
-    fn for_compaction(number: u32, every: u32) -> Self {
-        if every == 0 {
-            Injection::None
-        } else if number % every == 0 {
-            Injection::TooLongThenFail
-        } else if every >= 2 && number % every == every / 2 {
-            Injection::TooLongOnce
-        } else {
-            Injection::None
-        }
-    }
-
-    fn error(self, attempt: u32) -> Option<SummaryError> {
-        match (self, attempt) {
-            (Injection::TooLongOnce | Injection::TooLongThenFail, 1) => {
-                Some(SummaryError::new(INJECTED_TOO_LONG).with_status(400))
-            }
-            (Injection::TooLongThenFail, 2) => {
-                Some(SummaryError::new(INJECTED_FAILURE).with_status(503))
-            }
-            _ => None,
-        }
-    }
-}
-
 /// The state of the current summary attempt.
 #[derive(Debug)]
 enum Attempt {
@@ -222,7 +182,7 @@ pub struct Demo {
     extractive: ExtractiveSummarizer,
     history: Vec<Message>,
     ledger: Ledger,
-    rng: u64,
+    text: TextGenerator,
     turn: u64,
     tools_left: u32,
     calls: u64,
@@ -248,6 +208,8 @@ impl Demo {
                     .heartbeat
                     .max(Duration::from_millis(1))
                     .as_micros() as i64,
+                // The toolbar's ledger counts tool calls, as the metrics do; so does the guard here.
+                strict_counting: true,
                 ..GuardConfig::default()
             },
         );
@@ -259,7 +221,7 @@ impl Demo {
         let history = vec![system];
         let ledger = Ledger::from_messages(counter, &history);
         Demo {
-            rng: config.seed | 1,
+            text: TextGenerator::new(config.seed),
             config,
             counter,
             limits: demo_limits(),
@@ -290,7 +252,7 @@ impl Demo {
     /// Tokens the history uses now.
     #[cfg(test)]
     pub fn used_tokens(&self) -> i64 {
-        self.ledger.used_tokens() as i64
+        self.ledger.used_tokens()
     }
 
     /// Whether a summary is running.
@@ -418,11 +380,12 @@ impl Demo {
                 self.turn += 1;
                 let message = self.user_message();
                 self.push(message);
-                self.tools_left = 1 + (self.next_u64() % 3) as u32;
+                self.tools_left = 1 + (self.text.next_u64() % 3) as u32;
                 self.model_call(at, Phase::BuildMessages, Step::ToolRun, THINK, out);
             }
             Step::ToolRun => {
-                let (call, result) = self.tool_exchange();
+                self.calls += 1;
+                let (call, result) = self.text.tool_exchange(self.calls);
                 self.push(call);
                 self.push(result);
                 self.tools_left = self.tools_left.saturating_sub(1);
@@ -434,7 +397,7 @@ impl Demo {
                 self.model_call(at, Phase::AfterToolEnd, next, delay, out);
             }
             Step::Reply => {
-                let reply = Message::new("assistant", self.words_between(40, 80));
+                let reply = Message::new("assistant", self.text.words_between(40, 80));
                 self.push(reply);
                 self.emit(Phase::Final, out);
                 self.step = Step::UserTurn;
@@ -576,7 +539,7 @@ impl Demo {
         let Ready {
             messages, events, ..
         } = ready;
-        let over = self.counter.count_messages(&messages) as i64 >= self.limits.trigger_limit;
+        let over = self.counter.count_messages(&messages) >= self.limits.trigger_limit;
         let mut messages = Some(messages);
         let mut legacy = false;
         for mut event in events {
@@ -664,133 +627,36 @@ impl Demo {
     /// sanitises the tool pairs.
     fn legacy_trim(&mut self) {
         self.stats.legacy_trims += 1;
-        let counter = self.counter;
-        let kept = match trim_oldest(
-            &self.history,
-            self.limits.target_limit,
-            TOKENS_PER_REPLY,
-            |m| counter.count_message(m),
-        ) {
-            Some(plan) => plan.apply(self.history.clone()),
-            None => {
-                // Even the floor is over: keep system messages and the current user message.
-                let current = current_user_index(&self.history);
-                self.history
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, m)| m.is_system() || Some(*i) == current)
-                    .map(|(_, m)| m.clone())
-                    .collect()
+        let costs: Vec<Tokens> = self
+            .history
+            .iter()
+            .map(|m| self.counter.count_message(m))
+            .collect();
+        let mut total = costs.iter().sum::<Tokens>() + TOKENS_PER_REPLY;
+        let current = current_user_index(&self.history);
+        let mut kept = Vec::with_capacity(self.history.len());
+        for (i, m) in self.history.iter().enumerate() {
+            if total > self.limits.target_limit && !m.is_system() && Some(i) != current {
+                total -= costs[i];
+                continue;
             }
-        };
+            kept.push(m.clone());
+        }
         self.adopt(sanitize_tool_pairs(kept));
     }
 
+    /// The next user turn; attachment blocks cut by the preview pass to the block budget.
     fn user_message(&mut self) -> Message {
-        let prompt = PROMPTS[(self.turn as usize - 1) % PROMPTS.len()];
-        if self.turn % 3 != 0 {
-            return Message::new("user", format!("{prompt} {}", self.words_between(10, 30)));
+        let message = self.text.user_message(self.turn);
+        if !has_block_marker(&message.content_as_text()) {
+            return message;
         }
-        let files = 1 + (self.next_u64() % 2) as usize;
-        let mut block = String::from("<attachment>");
-        for f in 0..files {
-            let (name, mime) = ATTACHMENTS[(self.turn as usize + f) % ATTACHMENTS.len()];
-            let body = self.words_between(600, 3_000);
-            let header = build_header(&HeaderArgs {
-                attachment_id: (self.turn * 10 + f as u64) as i64,
-                filename: name.into(),
-                mime_type: Some(mime.into()),
-                file_size: body.len() as i64,
-                sandbox_path: Some(format!("/home/user/uploads/{name}")),
-                is_image: false,
-            });
-            block.push_str(&header);
-            block.push('\n');
-            block.push_str(&body);
-            block.push('\n');
-        }
-        block.push_str("</attachment>");
-        let message = Message::new("user", format!("{prompt} The files are attached.\n{block}"));
         let outcome = preview_messages(
             std::slice::from_ref(&message),
             &self.counter,
             ATTACHMENT_LIMIT_TOKENS,
         );
         outcome.messages.into_iter().next().unwrap_or(message)
-    }
-
-    /// An assistant tool call and its raw result (the guard renders it before the next call).
-    fn tool_exchange(&mut self) -> (Message, Message) {
-        self.calls += 1;
-        let (tool, args) = TOOLS[(self.next_u64() as usize) % TOOLS.len()];
-        let call_id = format!("call_{:05}", self.calls);
-        let call = ToolCall::Function {
-            id: Some(call_id.clone()),
-            function: FunctionCall {
-                name: tool.into(),
-                arguments: Value::String(args.into()),
-                extra: Map::new(),
-            },
-            extra: Map::from_iter([("type".to_string(), json!("function"))]),
-        };
-        let mut assistant = Message::new("assistant", "");
-        assistant.tool_calls = Some(vec![call]);
-        let words = 80 + (self.next_u64() % 2_400) as usize;
-        let mut output = Message::new("tool", self.log_lines(words));
-        output.name = Some(tool.into());
-        output.tool_call_id = Some(call_id);
-        output.set_kwarg(
-            "exit_code",
-            json!(if self.next_u64() % 5 == 0 { 1 } else { 0 }),
-        );
-        output.set_kwarg(
-            "wall_time",
-            json!((self.next_u64() % 90) as f64 / 10.0 + 0.1),
-        );
-        (assistant, output)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        // xorshift64*
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// Between `min` and `min + span - 1` words.
-    fn words_between(&mut self, min: usize, span: u64) -> String {
-        let n = min + (self.next_u64() % span) as usize;
-        self.sentence(n)
-    }
-
-    fn sentence(&mut self, words: usize) -> String {
-        let mut out = String::with_capacity(words * 7);
-        for i in 0..words {
-            if i > 0 {
-                out.push(if i % 13 == 0 { '.' } else { ' ' });
-                if i % 13 == 0 {
-                    out.push(' ');
-                }
-            }
-            out.push_str(WORDS[(self.next_u64() as usize) % WORDS.len()]);
-        }
-        out.push('.');
-        out
-    }
-
-    fn log_lines(&mut self, words: usize) -> String {
-        let mut out = String::new();
-        let mut line = 0;
-        let mut left = words;
-        while left > 0 {
-            let n = left.min(9);
-            line += 1;
-            let level = ["INFO", "WARN", "DEBUG", "ERROR"][(self.next_u64() % 4) as usize];
-            out.push_str(&format!("{line:04} {level} {}\n", self.sentence(n)));
-            left -= n;
-        }
-        out
     }
 }
 
@@ -800,570 +666,5 @@ fn clip(message: &str) -> String {
     match line.char_indices().nth(160) {
         Some((i, _)) => format!("{}…", &line[..i]),
         None => line.to_string(),
-    }
-}
-
-const PROMPTS: &[&str] = &[
-    "Why does the nightly build fail on the ARM runners?",
-    "Check whether the cache key changed between the last two releases.",
-    "Summarise what the integration tests complain about.",
-    "Find where the timeout for the upload step is configured.",
-    "Compare the flaky test's logs from Monday and today.",
-    "Is the linker error related to the new allocator?",
-    "What would it take to split the release job in two?",
-];
-
-const ATTACHMENTS: &[(&str, &str)] = &[
-    ("build-notes.md", "text/markdown"),
-    ("runner-metrics.csv", "text/csv"),
-    ("pipeline.yaml", "application/x-yaml"),
-    ("failure-report.txt", "text/plain"),
-];
-
-const TOOLS: &[(&str, &str)] = &[
-    ("shell", r#"{"cmd": "grep -n error build.log"}"#),
-    ("read_file", r#"{"path": "ci/release.yml"}"#),
-    ("shell", r#"{"cmd": "cargo test --workspace"}"#),
-    (
-        "web_search",
-        r#"{"query": "linker relocation overflow aarch64"}"#,
-    ),
-];
-
-const WORDS: &[&str] = &[
-    "cache",
-    "runner",
-    "artifact",
-    "linker",
-    "timeout",
-    "retry",
-    "stage",
-    "upload",
-    "worker",
-    "queue",
-    "token",
-    "manifest",
-    "checksum",
-    "release",
-    "branch",
-    "commit",
-    "build",
-    "target",
-    "profile",
-    "allocator",
-    "thread",
-    "socket",
-    "deadline",
-    "fixture",
-    "snapshot",
-    "pipeline",
-    "module",
-    "symbol",
-    "overflow",
-    "config",
-    "budget",
-    "window",
-    "context",
-    "summary",
-    "shard",
-    "cluster",
-    "node",
-    "image",
-    "layer",
-    "registry",
-    "mirror",
-    "proxy",
-];
-
-/// Runs `demo` on the tokio clock, publishing into `session`, until shutdown;
-/// makes the demo's summariser calls with `summarizer` when it has one
-/// (calls still running at shutdown are dropped).
-pub async fn drive(
-    mut demo: Demo,
-    summarizer: Option<HttpSummarizer>,
-    session: Arc<Session>,
-    mut shutdown: watch::Receiver<bool>,
-) {
-    let start = tokio::time::Instant::now();
-    let summarizer = summarizer.map(Arc::new);
-    let (tx, mut rx) = mpsc::unbounded_channel::<(u64, Result<String, SummaryError>)>();
-    let mut calls = tokio::task::JoinSet::new();
-    loop {
-        while let Some(call) = demo.take_summary_call() {
-            match &summarizer {
-                Some(s) => {
-                    let (s, tx) = (s.clone(), tx.clone());
-                    calls.spawn(async move {
-                        let result = s.summarize(&call.messages).await;
-                        let _ = tx.send((call.id, result));
-                    });
-                }
-                None => {
-                    let error = SummaryError::new("no summariser configured");
-                    for event in demo.summary_result(call.id, Err(error), start.elapsed()) {
-                        session.publish(&event);
-                    }
-                }
-            }
-        }
-        for note in demo.take_notes() {
-            eprintln!("ctxguard serve: demo: {note}");
-        }
-        while calls.try_join_next().is_some() {}
-        let deadline = start + demo.next_deadline();
-        tokio::select! {
-            _ = tokio::time::sleep_until(deadline) => {
-                for event in demo.handle_timeout(start.elapsed()) {
-                    session.publish(&event);
-                }
-            }
-            Some((id, result)) = rx.recv() => {
-                for event in demo.summary_result(id, result, start.elapsed()) {
-                    session.publish(&event);
-                }
-            }
-            _ = shutdown.changed() => return,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::server::summarizer::tests::{completion, http, stub};
-    use ctxguard_core::guard::{is_summary, SUMMARY_INSTRUCTION};
-    use ctxguard_core::protocol::failure_reason;
-    use ctxguard_core::tool_output::COMPACTED_FLAG;
-
-    const START: i64 = 1_782_226_534_512_345;
-
-    /// Steps the demo on a virtual clock until `until`, recording each event with its time.
-    fn run(config: DemoConfig, until: Duration) -> Vec<(Duration, StatusEvent)> {
-        let mut demo = Demo::new(config, START);
-        let mut out = Vec::new();
-        while demo.next_deadline() <= until {
-            let at = demo.next_deadline();
-            for e in demo.handle_timeout(at) {
-                out.push((at, e));
-            }
-        }
-        out
-    }
-
-    /// One compaction as the toolbar saw it.
-    #[derive(Debug)]
-    struct Lifecycle {
-        started_at: Duration,
-        beats: Vec<Duration>,
-        end: Option<(Duration, StatusEvent)>,
-        then: Option<StatusEvent>,
-        started: StatusEvent,
-    }
-
-    fn lifecycles(events: &[(Duration, StatusEvent)]) -> Vec<Lifecycle> {
-        let mut out: Vec<Lifecycle> = Vec::new();
-        for (at, e) in events {
-            let Some(c) = &e.context_compaction else {
-                if let Some(last) = out.last_mut() {
-                    if last.end.is_some() && last.then.is_none() {
-                        last.then = Some(e.clone());
-                    }
-                }
-                continue;
-            };
-            match c.status {
-                CompactionStatus::Started => out.push(Lifecycle {
-                    started_at: *at,
-                    beats: Vec::new(),
-                    end: None,
-                    then: None,
-                    started: e.clone(),
-                }),
-                CompactionStatus::InProgress => {
-                    let l = out.last_mut().expect("a heartbeat inside a lifecycle");
-                    assert!(l.end.is_none(), "heartbeat after the end: {e:?}");
-                    l.beats.push(*at - l.started_at);
-                }
-                _ => {
-                    let l = out.last_mut().expect("an end inside a lifecycle");
-                    assert!(l.end.is_none(), "two ends");
-                    l.end = Some((*at - l.started_at, e.clone()));
-                }
-            }
-            let l = out.last().expect("lifecycle");
-            let first = l.started.context_compaction.as_ref().expect("c");
-            assert_eq!(
-                c.created_at, first.created_at,
-                "one created_at per lifecycle"
-            );
-            assert_eq!(c.before_tokens, first.before_tokens);
-        }
-        out
-    }
-
-    fn secs(s: u64) -> Duration {
-        Duration::from_secs(s)
-    }
-
-    #[test]
-    fn events_are_valid_and_phases_follow_the_reference() {
-        let events = run(DemoConfig::default(), secs(900));
-        assert!(
-            events.len() > 100,
-            "a quarter hour of demo emits plenty ({})",
-            events.len()
-        );
-        let limits = demo_limits();
-        for (_, e) in &events {
-            e.validate().expect("valid event");
-            assert_eq!(e.context_metrics.context_window, CONTEXT_WINDOW_TOKENS);
-            assert_eq!(e.context_metrics.trigger_limit, limits.trigger_limit);
-            let b = e.context_metrics.breakdown.expect("breakdown");
-            let sum = b.system + b.user + b.assistant + b.tool_outputs + b.attachments + b.overhead;
-            assert_eq!(sum, e.context_metrics.used_input_tokens);
-            assert_eq!(
-                e.context_compaction.is_some(),
-                e.phase == Phase::SummaryCompact
-            );
-        }
-        let count = |p: Phase| events.iter().filter(|(_, e)| e.phase == p).count();
-        let turns = count(Phase::BuildMessages);
-        assert!(turns > 20);
-        assert!(count(Phase::Final) >= turns - 1);
-        assert!(count(Phase::AfterToolEnd) > 0);
-        assert!(count(Phase::AfterCompaction) >= 3);
-        assert!(events.iter().any(|(_, e)| e
-            .context_metrics
-            .breakdown
-            .is_some_and(|b| b.attachments > 0)));
-    }
-
-    #[test]
-    fn after_tool_end_is_throttled_like_the_reference() {
-        let events = run(DemoConfig::default(), secs(600));
-        let mut prev: Option<EmitState> = None;
-        for (_, e) in &events {
-            let cur = EmitState::from(&e.context_metrics);
-            if e.phase == Phase::AfterToolEnd {
-                assert!(
-                    should_emit(prev, cur, Phase::AfterToolEnd),
-                    "{e:?} after {prev:?}"
-                );
-            }
-            prev = Some(cur);
-        }
-    }
-
-    #[test]
-    fn a_compaction_runs_started_in_progress_completed_through_the_guard() {
-        let config = DemoConfig {
-            fail_every: 0,
-            ..DemoConfig::default()
-        };
-        let events = run(config, secs(1_500));
-        let limits = demo_limits();
-        let all = lifecycles(&events);
-        let done: Vec<_> = all.iter().filter(|l| l.end.is_some()).collect();
-        assert!(done.len() >= 3, "{} compactions", done.len());
-        for l in done {
-            let start = l.started.context_compaction.as_ref().expect("c");
-            assert!(start.before_tokens >= limits.trigger_limit);
-            assert_eq!(
-                start.before_tokens,
-                l.started.context_metrics.used_input_tokens
-            );
-            assert_eq!(
-                l.beats,
-                vec![secs(15), secs(30)],
-                "40 s summary, a heartbeat every 15 s"
-            );
-            let (took, end_event) = l.end.as_ref().expect("end");
-            assert_eq!(*took, secs(40));
-            let end = end_event.context_compaction.as_ref().expect("c");
-            assert_eq!(end.status, CompactionStatus::Completed);
-            let after = end.after_tokens.expect("after_tokens");
-            assert!(
-                after < end.before_tokens && after < limits.target_limit,
-                "{after}"
-            );
-            assert_eq!(end_event.context_metrics.used_input_tokens, after);
-            assert!(end
-                .summary_message_id
-                .as_deref()
-                .is_some_and(|s| s.starts_with("cg-summary-")));
-            assert!(end.failure_reason.is_none() && !end.used_legacy_fallback);
-            let then = l.then.as_ref().expect("after_compaction");
-            assert_eq!(then.phase, Phase::AfterCompaction);
-            assert_eq!(then.context_metrics.used_input_tokens, after);
-        }
-    }
-
-    #[test]
-    fn injected_errors_exercise_the_retry_and_the_fallback() {
-        // fail_every 4: #2 is rejected as too long once and retried, #4 falls back.
-        let mut demo = Demo::new(DemoConfig::default(), START);
-        let mut events = Vec::new();
-        let mut sizes: Vec<(u32, u32, usize)> = Vec::new();
-        while demo.stats().compactions < 5 {
-            let at = demo.next_deadline();
-            for e in demo.handle_timeout(at) {
-                events.push((at, e));
-            }
-            if let Some(c) = &demo.compaction {
-                let key = (demo.stats().compactions, c.request.attempt());
-                if sizes.last().map(|s| (s.0, s.1)) != Some(key) {
-                    sizes.push((key.0, key.1, c.request.messages().len()));
-                }
-            }
-            assert!(at < secs(20_000), "five compactions take less than that");
-        }
-        let all = lifecycles(&events);
-        assert_eq!(all.len(), 5);
-        let ends: Vec<_> = all[..4]
-            .iter()
-            .map(|l| {
-                let (took, e) = l.end.as_ref().expect("ended");
-                (*took, e.context_compaction.clone().expect("c"))
-            })
-            .collect();
-        let statuses: Vec<_> = ends.iter().map(|(_, c)| c.status).collect();
-        use CompactionStatus::{Completed, Fallback};
-        assert_eq!(statuses, [Completed, Completed, Completed, Fallback]);
-        // The retry: rejected after 8 s, then a 40 s summary of fewer messages; heartbeats go on.
-        assert_eq!(ends[1].0, secs(48));
-        assert_eq!(all[1].beats, vec![secs(15), secs(30), secs(45)]);
-        let of =
-            |n: u32| -> Vec<usize> { sizes.iter().filter(|s| s.0 == n).map(|s| s.2).collect() };
-        let retried = of(2);
-        assert_eq!(retried.len(), 2, "{sizes:?}");
-        assert!(
-            retried[1] < retried[0],
-            "the retry sends fewer messages: {retried:?}"
-        );
-        assert!(ends[1].1.after_tokens.expect("after") < ends[1].1.before_tokens);
-        // The fallback: rejected as too long, then a 503 → summary_compact_failed.
-        assert_eq!(ends[3].0, secs(16));
-        assert_eq!(of(4).len(), 2);
-        let fallback = &ends[3].1;
-        assert_eq!(
-            fallback.failure_reason.as_deref(),
-            Some(failure_reason::FAILED)
-        );
-        assert!(fallback.after_tokens.is_none() && fallback.summary_message_id.is_none());
-        let then = all[3].then.as_ref().expect("after_compaction");
-        assert_eq!(then.phase, Phase::AfterCompaction);
-        assert!(then.context_metrics.used_input_tokens < demo_limits().trigger_limit);
-        let stats = demo.stats();
-        assert_eq!((stats.completed, stats.fallbacks), (3, 1));
-        assert!(stats.retries >= 2, "{stats:?}");
-        let notes = demo.take_notes().join("\n");
-        assert!(notes.contains("context_length_exceeded"), "{notes}");
-        assert!(notes.contains("summariser unavailable"), "{notes}");
-    }
-
-    #[test]
-    fn speed_heartbeat_and_failure_reason_shape_a_fast_script() {
-        let config = DemoConfig {
-            speed: 20.0,
-            heartbeat: Duration::from_millis(200),
-            fail_every: 1,
-            failure_reason: Some("<img src=x onerror=alert(1)>".into()),
-            ..DemoConfig::default()
-        };
-        let events = run(config, secs(60));
-        let all = lifecycles(&events);
-        let first = all
-            .first()
-            .expect("a compaction within a minute at speed 20");
-        // Rejected as too long at 8 s / 20, failed at 16 s / 20: heartbeats every 200 ms between.
-        let (took, end) = first.end.as_ref().expect("ended");
-        assert_eq!(*took, Duration::from_millis(800));
-        assert_eq!(first.beats.len(), 3, "{:?}", first.beats);
-        let c = end.context_compaction.as_ref().expect("c");
-        assert_eq!(c.status, CompactionStatus::Fallback);
-        assert_eq!(
-            c.failure_reason.as_deref(),
-            Some("<img src=x onerror=alert(1)>")
-        );
-        // Every compaction falls back, yet the demo goes on under the window.
-        assert!(all.len() >= 2);
-        for (_, e) in &events {
-            assert!(e.context_metrics.used_input_tokens < CONTEXT_WINDOW_TOKENS);
-        }
-    }
-
-    #[test]
-    fn the_replacement_keeps_system_and_marks_its_messages() {
-        let mut demo = Demo::new(
-            DemoConfig {
-                fail_every: 0,
-                ..DemoConfig::default()
-            },
-            0,
-        );
-        while !demo.is_compacting() {
-            let at = demo.next_deadline();
-            demo.handle_timeout(at);
-        }
-        // The source pass rendered every tool output before the guard measured it.
-        assert!(demo
-            .history()
-            .iter()
-            .filter(|m| m.is_tool())
-            .all(|m| m.has_flag(COMPACTED_FLAG)));
-        let request = &demo.compaction.as_ref().expect("c").request;
-        assert_eq!(
-            request.messages().last().and_then(Message::text),
-            Some(SUMMARY_INSTRUCTION)
-        );
-        let at = demo.next_deadline() + secs(60);
-        demo.handle_timeout(at);
-        assert!(!demo.is_compacting());
-        let h = demo.history();
-        assert_eq!(h[0].role, "system");
-        let summaries: Vec<_> = h.iter().filter(|m| is_summary(m)).collect();
-        assert_eq!(summaries.len(), 1);
-        let summary = summaries[0];
-        assert!(summary.has_flag(COMPACTED_FLAG));
-        let text = summary.content_as_text();
-        assert!(
-            text.contains("Objective: ") && text.contains("- user asked: "),
-            "{text}"
-        );
-        assert!(h.iter().any(|m| m.has_flag("checkpoint_retained")));
-        assert_eq!(demo.used_tokens(), demo.counter.count_messages(h) as i64);
-    }
-
-    fn external_config() -> DemoConfig {
-        DemoConfig {
-            fail_every: 0,
-            summarizer: SummarizerChoice::Http(HttpSummarizerConfig {
-                url: "http://127.0.0.1:9/v1/chat/completions".into(),
-                model: "m".into(),
-                timeout: secs(5),
-                api_key: None,
-            }),
-            ..DemoConfig::default()
-        }
-    }
-
-    #[test]
-    fn an_external_summary_waits_for_the_host_with_heartbeats_and_retries() {
-        let mut demo = Demo::new(external_config(), START);
-        let mut events = Vec::new();
-        while !demo.is_compacting() {
-            let at = demo.next_deadline();
-            events.extend(demo.handle_timeout(at));
-        }
-        let call = demo.take_summary_call().expect("a call for the host");
-        assert!(demo.take_summary_call().is_none(), "handed out once");
-        assert_eq!(
-            call.messages.last().and_then(Message::text),
-            Some(SUMMARY_INSTRUCTION)
-        );
-        let started = events.last().expect("started").clone();
-        let t0 = demo.next_deadline() - secs(15);
-        // A slow summariser: heartbeats keep coming, nothing else happens.
-        let beats = demo.handle_timeout(t0 + secs(100));
-        assert_eq!(beats.len(), 6);
-        assert!(beats.iter().all(|e| e
-            .context_compaction
-            .as_ref()
-            .is_some_and(|c| c.status == CompactionStatus::InProgress)));
-        assert!(demo
-            .summary_result(call.id + 7, Ok("stale".into()), t0 + secs(101))
-            .is_empty());
-        // 413: the guard retries with fewer messages.
-        let too_long = SummaryError::new("HTTP 413: request too large").with_status(413);
-        assert!(demo
-            .summary_result(call.id, Err(too_long), t0 + secs(102))
-            .is_empty());
-        let retry = demo.take_summary_call().expect("the retry");
-        assert!(retry.id > call.id && retry.messages.len() < call.messages.len());
-        let out = demo.summary_result(retry.id, Ok("the external summary".into()), t0 + secs(103));
-        let end = out[0].context_compaction.as_ref().expect("c");
-        assert_eq!(end.status, CompactionStatus::Completed);
-        assert_eq!(
-            end.created_at,
-            started.context_compaction.as_ref().expect("c").created_at
-        );
-        assert!(end.after_tokens.expect("after") < end.before_tokens);
-        assert_eq!(out[1].phase, Phase::AfterCompaction);
-        let summary = demo
-            .history()
-            .iter()
-            .find(|m| is_summary(m))
-            .expect("summary");
-        assert!(summary.content_as_text().ends_with("the external summary"));
-        assert_eq!(demo.stats().retries, 1);
-    }
-
-    /// The demo driven on tokio with `--summarizer-url` pointing at a loopback stub
-    /// that first says `context_length_exceeded`, then summarises.
-    #[tokio::test]
-    async fn drive_calls_the_summarizer_url() {
-        let too_long = r#"{"error":{"message":"maximum context length exceeded","code":"context_length_exceeded"}}"#;
-        let s = stub(
-            vec![(400, too_long.into()), (200, completion("stub summary"))],
-            Duration::from_millis(50),
-        )
-        .await;
-        let mut config = external_config();
-        config.speed = 400.0;
-        config.heartbeat = Duration::from_millis(20);
-        let SummarizerChoice::Http(h) = &mut config.summarizer else {
-            unreachable!()
-        };
-        h.url = s.url.clone();
-        let session = Arc::new(Session::new("demo", 1, 4_096));
-        let mut live = session.subscribe(None).live;
-        let (stop_tx, stop_rx) = watch::channel(false);
-        let demo = Demo::new(config, START);
-        let task = tokio::spawn(drive(
-            demo,
-            Some(http(&s.url, secs(5))),
-            session.clone(),
-            stop_rx,
-        ));
-        let mut seen = Vec::new();
-        let completed = tokio::time::timeout(secs(60), async {
-            loop {
-                match live.recv().await {
-                    Ok(stored) => {
-                        let Some(e) = stored.event.clone() else {
-                            continue;
-                        };
-                        if let Some(c) = &e.context_compaction {
-                            seen.push(c.status);
-                            if c.status == CompactionStatus::Completed {
-                                return c.clone();
-                            }
-                        }
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(e) => panic!("stream ended: {e}"),
-                }
-            }
-        })
-        .await
-        .expect("a completed compaction within a minute");
-        let _ = stop_tx.send(true);
-        tokio::time::timeout(secs(5), task)
-            .await
-            .expect("drive stops")
-            .expect("no panic");
-        assert_eq!(seen.first(), Some(&CompactionStatus::Started));
-        assert!(seen.contains(&CompactionStatus::InProgress), "{seen:?}");
-        assert!(completed.after_tokens.expect("after") < completed.before_tokens);
-        let requests = s.requests.lock().expect("lock");
-        assert_eq!(requests.len(), 2);
-        let len = |i: usize| {
-            requests[i]["messages"]
-                .as_array()
-                .map(Vec::len)
-                .unwrap_or(0)
-        };
-        assert!(len(1) < len(0), "the retry sends fewer messages");
-        assert_eq!(requests[0]["model"], "stub-model");
     }
 }

@@ -13,10 +13,10 @@
 //! has a state from the start; the rest play when the first client asks for
 //! the session (its `/context` or its stream), so a viewer sees them all.
 
-use super::session::Session;
+use super::builtin::Publisher;
+use super::store::Outgoing;
 use ctxguard_core::protocol::StatusEvent;
 use serde_json::Value;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -96,12 +96,12 @@ pub fn parse(text: &str) -> Replay {
     replay
 }
 
-/// Sends `replay` into `session`: up to the first valid event at once, the
-/// rest after the first visit, scaling delays by `1 / speed`.
+/// Sends `replay` through `publisher`: up to the first valid event at once,
+/// the rest after the first visit, scaling delays by `1 / speed`.
 pub async fn drive(
     replay: Replay,
     speed: f64,
-    session: Arc<Session>,
+    publisher: Publisher,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let opening = replay
@@ -109,11 +109,13 @@ pub async fn drive(
         .iter()
         .position(|l| StatusEvent::parse(&l.data).is_ok())
         .map_or(0, |i| i + 1);
-    for line in &replay.lines[..opening] {
-        session.publish_raw(&line.data);
-    }
+    let first: Vec<Outgoing> = replay.lines[..opening]
+        .iter()
+        .map(|l| Outgoing::raw(&l.data))
+        .collect();
+    publisher.publish(first).await;
     tokio::select! {
-        _ = session.first_visit() => {}
+        _ = publisher.session().first_visit() => {}
         _ = shutdown.changed() => return,
     }
     let speed = if speed.is_finite() && speed > 0.0 {
@@ -129,7 +131,7 @@ pub async fn drive(
                 _ = shutdown.changed() => return,
             }
         }
-        session.publish_raw(&line.data);
+        publisher.publish(vec![Outgoing::raw(&line.data)]).await;
     }
     eprintln!(
         "ctxguard serve: replay finished ({} events sent)",
@@ -140,6 +142,12 @@ pub async fn drive(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::builtin::{Builtin, Profile};
+    use crate::server::metrics::Metrics;
+    use crate::server::store::memory::MemoryStore;
+    use crate::server::store::{Store, StoreLimits};
+    use crate::server::testing::sid;
+    use std::sync::Arc;
 
     const EVENT: &str = r#"{"type":"response.status.updated","response_id":"resp_1","phase":"final","context_metrics":{"context_window":100,"reserved_output_tokens":10,"available_input_tokens":90,"used_input_tokens":50,"remaining_input_tokens":40,"remaining_percent":44,"display_remaining_tokens":50,"display_remaining_percent":50,"trigger_limit":81,"target_limit":63,"is_over_trigger":false}}"#;
 
@@ -170,26 +178,51 @@ mod tests {
 
     #[tokio::test]
     async fn opens_with_a_state_and_plays_the_rest_after_the_first_visit() {
-        let session = Arc::new(Session::new("replay", 1, 16));
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new(StoreLimits::default()));
+        let builtin = Builtin::new(sid("replay"), Profile::default());
+        store.pin(builtin.id()).await.expect("pinned");
+        let publisher =
+            Publisher::new(store.clone(), Arc::new(Metrics::default()), builtin.clone());
         let (_tx, rx) = watch::channel(false);
         let text =
             format!("{{\"data\":\"{{oops\"}}\n{EVENT}\n{{\"delay_ms\":10,\"data\":\"{{oops\"}}\n");
-        let task = tokio::spawn(drive(parse(&text), 1.0, session.clone(), rx));
+        let task = tokio::spawn(drive(parse(&text), 1.0, publisher, rx));
+        let sent = |store: Arc<dyn Store>| async move {
+            let sub = store
+                .subscribe(&sid("replay"), Some(0))
+                .await
+                .expect("ok")
+                .expect("exists");
+            sub.backlog
+        };
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while sent(store.clone()).await.len() < 2 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let opening = sent(store.clone()).await;
+        assert_eq!(opening.len(), 2, "the opening lines at once");
+        let state = store
+            .context(&sid("replay"))
+            .await
+            .expect("ok")
+            .expect("exists");
+        assert_eq!(state.event_id, opening[1].id, "a state at once");
         tokio::time::sleep(Duration::from_millis(30)).await;
-        let state = session.context().expect("a state at once");
-        assert_eq!(state.event_id, 2);
-        assert_eq!(
-            session.subscribe(Some(0)).backlog.len(),
-            2,
-            "the rest waits"
-        );
-        session.visit();
+        assert_eq!(sent(store.clone()).await.len(), 2, "the rest waits");
+        builtin.visit();
         tokio::time::timeout(Duration::from_secs(5), task)
             .await
             .expect("finishes")
             .expect("no panic");
-        assert_eq!(session.subscribe(Some(0)).backlog.len(), 3);
-        let state = session.context().expect("state");
-        assert_eq!(state.event_id, 2, "the malformed one is not state");
+        assert_eq!(sent(store.clone()).await.len(), 3);
+        let state = store
+            .context(&sid("replay"))
+            .await
+            .expect("ok")
+            .expect("exists");
+        assert_eq!(
+            state.event_id, opening[1].id,
+            "the malformed one is not state"
+        );
     }
 }

@@ -1,17 +1,19 @@
 //! Water-filling one token budget over several attachment bodies.
 
+use crate::tokens::{tokens_of_len, Tokens};
+
 /// Splits `budget` over bodies of `sizes` tokens: smallest first, each takes
 /// min(size, remaining ÷ bodies left), so small bodies stay whole and the
 /// large ones share what they leave. O(n log n); the result never exceeds a
 /// size and sums to at most the budget.
-pub fn allocate_budget(sizes: &[i64], budget: i64) -> Vec<i64> {
+pub fn allocate_budget(sizes: &[Tokens], budget: Tokens) -> Vec<Tokens> {
     let mut order: Vec<usize> = (0..sizes.len()).collect();
     order.sort_by_key(|&i| sizes[i]); // stable: equal sizes keep their order
     let mut allocations = vec![0; sizes.len()];
     let mut remaining = budget.max(0);
-    let n = sizes.len() as i64;
+    let n = tokens_of_len(sizes.len());
     for (rank, &idx) in order.iter().enumerate() {
-        let share = remaining.div_euclid(n - rank as i64);
+        let share = remaining.div_euclid(n - tokens_of_len(rank));
         let take = sizes[idx].max(0).min(share);
         allocations[idx] = take;
         remaining = (remaining - take).max(0);

@@ -8,17 +8,17 @@ use super::block::{find_blocks, has_block_marker};
 use super::header::is_text_readable_mime;
 use super::parse;
 use crate::message::{Content, ContentPart, Message};
-use crate::tokens::TokenCounter;
+use crate::tokens::{tokens_of_len, TokenCounter, Tokens};
 use crate::tool_output::{truncate_body, truncate_encoded, TruncationPolicy};
 use crate::traces::{ProtectionTrace, TraceBuilder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Upper bound of the per-block budget.
-pub const DEFAULT_LIMIT_CAP: i64 = 15_000;
+pub const DEFAULT_LIMIT_CAP: Tokens = 15_000;
 
 /// The default per-block budget for a model: min(window ÷ 2, 15000).
-pub fn default_limit(context_window: i64) -> i64 {
+pub fn default_limit(context_window: Tokens) -> Tokens {
     context_window.div_euclid(2).min(DEFAULT_LIMIT_CAP)
 }
 
@@ -36,9 +36,9 @@ pub struct SegmentReport {
     /// Characters of the body.
     pub chars: usize,
     /// Tokens of the body.
-    pub tokens: usize,
+    pub tokens: Tokens,
     /// Tokens the body was allowed.
-    pub allocation: i64,
+    pub allocation: Tokens,
     /// Whether the body was cut.
     pub truncated: bool,
 }
@@ -58,8 +58,8 @@ pub struct PreviewOutcome {
 struct Tally {
     saw_block: bool,
     truncated_segments: usize,
-    before_tokens: i64,
-    after_tokens: i64,
+    before_tokens: Tokens,
+    after_tokens: Tokens,
     segments: Vec<SegmentReport>,
 }
 
@@ -67,7 +67,7 @@ struct Tally {
 pub fn preview_messages(
     messages: &[Message],
     counter: &TokenCounter,
-    limit: i64,
+    limit: Tokens,
 ) -> PreviewOutcome {
     if limit <= 0 {
         return PreviewOutcome {
@@ -133,7 +133,7 @@ pub fn preview_messages(
 /// Rewrites every block of `text`; `None` when the text holds no block marker.
 fn preview_text(
     text: &str,
-    limit: i64,
+    limit: Tokens,
     counter: &TokenCounter,
     index: usize,
     tally: &mut Tally,
@@ -168,7 +168,7 @@ struct Segment<'a> {
 /// Bounds one block body to `limit` tokens.
 fn preview_block(
     body: &str,
-    limit: i64,
+    limit: Tokens,
     counter: &TokenCounter,
     index: usize,
     tally: &mut Tally,
@@ -203,11 +203,11 @@ fn preview_block(
         + segments
             .iter()
             .map(|s| counter.count_text(s.header))
-            .sum::<usize>();
-    let body_budget = (limit - reserved as i64).max(0);
+            .sum::<Tokens>();
+    let body_budget = (limit - reserved).max(0);
     // Each body is encoded once: its size and, when cut, its head and tail come from the same tokens.
     let encoded: Vec<Vec<u32>> = segments.iter().map(|s| counter.encode(s.body)).collect();
-    let sizes: Vec<i64> = encoded.iter().map(|ids| ids.len() as i64).collect();
+    let sizes: Vec<Tokens> = encoded.iter().map(|ids| tokens_of_len(ids.len())).collect();
     let allocations = allocate_budget(&sizes, body_budget);
 
     let mut out = String::with_capacity(
@@ -227,7 +227,7 @@ fn preview_block(
             name: header_name(seg.header),
             mime_type: header_mime(seg.header),
             chars: seg.body.chars().count(),
-            tokens: size as usize,
+            tokens: size,
             allocation: alloc,
             truncated,
         };
@@ -248,8 +248,8 @@ fn preview_block(
             out.push_str(seg.body);
         } else {
             if alloc > 0 {
-                let cut = truncate_encoded(seg.body, ids, alloc as usize, counter);
-                tally.after_tokens += counter.count_text(&cut.rendered) as i64;
+                let cut = truncate_encoded(seg.body, ids, alloc, counter);
+                tally.after_tokens += counter.count_text(&cut.rendered);
                 out.push('\n');
                 out.push_str(&cut.rendered);
             }
@@ -265,7 +265,7 @@ fn preview_block(
 /// A block without recognisable headers: head/tail cut of the whole body, only when over the limit.
 fn preview_headerless(
     body: &str,
-    limit: i64,
+    limit: Tokens,
     counter: &TokenCounter,
     index: usize,
     tally: &mut Tally,
@@ -273,8 +273,8 @@ fn preview_headerless(
     let cut = truncate_body(body, TruncationPolicy::tokens(limit), counter);
     if cut.truncated {
         tally.truncated_segments += 1;
-        tally.before_tokens += cut.total_tokens as i64;
-        tally.after_tokens += counter.count_text(&cut.rendered) as i64;
+        tally.before_tokens += cut.total_tokens;
+        tally.after_tokens += counter.count_text(&cut.rendered);
     }
     tally.segments.push(SegmentReport {
         message_index: index,
@@ -290,7 +290,7 @@ fn preview_headerless(
 }
 
 /// Inserts ` | Chars: C | Tokens: T | Truncated: yes|no` before the header's final `]`.
-fn annotate(header: &str, chars: usize, tokens: i64, truncated: bool) -> String {
+fn annotate(header: &str, chars: usize, tokens: Tokens, truncated: bool) -> String {
     let note = format!(
         " | Chars: {chars} | Tokens: {tokens} | Truncated: {}",
         if truncated { "yes" } else { "no" }

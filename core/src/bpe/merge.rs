@@ -1,28 +1,51 @@
 //! Byte-pair merging of one piece, exactly as tiktoken merges: repeatedly the
-//! adjacent pair with the lowest rank, the leftmost on ties. Short pieces use
-//! tiktoken's own quadratic scan (fastest for them); long pieces use a radix
-//! heap over a linked list of parts ([`super::queue`]), so a megabyte without
-//! whitespace stays fast.
+//! adjacent pair with the lowest rank, the leftmost on ties. Pieces of up to
+//! 32 bytes use tiktoken's own quadratic scan in fixed arrays (fastest for
+//! them); longer ones a tournament tree over a linked list of parts
+//! (`MinTree`), O(n log n). Pieces longer than a window
+//! are merged window by window ([`super::window`]), so that their working
+//! memory does not grow with them.
 
-use super::queue::MergeQueue;
-use super::Vocabulary;
+use super::vocab::Vocabulary;
+use super::OutOfMemory;
 
-/// Pieces up to this many bytes use the quadratic scan.
-const SCAN_LIMIT: usize = 256;
 const NONE: u32 = u32::MAX;
 
 /// Reusable buffers for merging, so encoding a text allocates once.
 #[derive(Debug, Default)]
-pub struct Scratch {
-    parts: Vec<ScanPart>,
-    queue: MergeQueue,
+pub(crate) struct Scratch {
+    small: SmallParts,
+    long_parts: Vec<Part>,
+    tree: MinTree,
     pairs: PairCache,
+    compatible: CompatCache,
+    /// The two tokens' bytes and their merge, for [`Scratch::compatible`].
+    compat_bytes: Vec<u8>,
+    compat_out: Vec<u32>,
+    /// Buffers of the windowed merge (taken out while it runs).
+    pub(crate) window: Vec<u32>,
+    pub(crate) recent: Vec<u32>,
+    /// What the windowed merge did, for tests and the working-memory figure.
+    pub(crate) stats: Stats,
+}
+
+/// Counters of the windowed merge of long pieces, and the call's working-memory high-water mark.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stats {
+    /// Windows merged.
+    pub(crate) windows: usize,
+    /// Window starts moved back because a junction was not a valid token pair.
+    pub(crate) repairs: usize,
+    /// Long pieces merged whole after all.
+    pub(crate) fallbacks: usize,
+    /// Most bytes the merge buffers held at once.
+    pub(crate) peak_bytes: usize,
 }
 
 impl Scratch {
     /// Buffers for encoding a text of `len` bytes: the pair memo grows with the
     /// text (a megabyte has many distinct pairs; a short text should not pay for a big table).
-    pub fn for_text(len: usize) -> Self {
+    pub(crate) fn for_text(len: usize) -> Self {
         // One slot per 16 bytes of text, within the bounds `PairCache::rank` applies.
         let bits = (len / 16).next_power_of_two().trailing_zeros();
         Scratch {
@@ -33,14 +56,61 @@ impl Scratch {
             ..Scratch::default()
         }
     }
+
+    /// Bytes held by the merge buffers now.
+    pub(crate) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.long_parts.capacity() * size_of::<Part>()
+            + self.tree.nodes.capacity() * size_of::<u64>()
+            + self.pairs.slots.capacity() * size_of::<(u64, u32)>()
+            + self.compatible.slots.capacity() * size_of::<(u64, bool)>()
+            + (self.window.capacity() + self.recent.capacity()) * size_of::<u32>()
+    }
+
+    /// Records the current size of the buffers in the high-water mark (plus `extra` bytes held elsewhere).
+    pub(crate) fn note_peak(&mut self, extra: usize) {
+        self.stats.peak_bytes = self.stats.peak_bytes.max(self.bytes() + extra);
+    }
+
+    /// Whether BPE encodes the bytes of `left` followed by `right` as exactly these two tokens.
+    pub(crate) fn compatible(
+        &mut self,
+        vocab: &Vocabulary,
+        left: u32,
+        right: u32,
+    ) -> Result<bool, OutOfMemory> {
+        if let Some(known) = self.compatible.get(left, right) {
+            return Ok(known);
+        }
+        let (a, b) = (vocab.token_bytes(left), vocab.token_bytes(right));
+        let mut both = std::mem::take(&mut self.compat_bytes);
+        let mut out = std::mem::take(&mut self.compat_out);
+        both.clear();
+        out.clear();
+        OutOfMemory::reserve(&mut both, a.len() + b.len())?;
+        both.extend_from_slice(a);
+        both.extend_from_slice(b);
+        let merged = merge(vocab, &both, &mut out, self);
+        let ok = out == [left, right];
+        self.compat_bytes = both;
+        self.compat_out = out;
+        merged?;
+        self.compatible.put(left, right, ok);
+        Ok(ok)
+    }
 }
 
-/// Appends the tokens of `piece` (not itself a token) to `out`.
-pub fn encode_piece(vocab: &Vocabulary, piece: &[u8], out: &mut Vec<u32>, scratch: &mut Scratch) {
-    if piece.len() <= SCAN_LIMIT {
-        scan_merge(vocab, piece, out, &mut scratch.parts, &mut scratch.pairs);
+/// Appends the tokens BPE merges `bytes` into (no whole-piece lookup first) to `out`.
+pub(crate) fn merge(
+    vocab: &Vocabulary,
+    bytes: &[u8],
+    out: &mut Vec<u32>,
+    scratch: &mut Scratch,
+) -> Result<(), OutOfMemory> {
+    if bytes.len() <= SMALL {
+        small_merge(vocab, bytes, out, &mut scratch.small, &mut scratch.pairs)
     } else {
-        queue_merge(vocab, piece, out, &mut scratch.queue, &mut scratch.pairs);
+        tree_merge(vocab, bytes, out, scratch)
     }
 }
 
@@ -84,159 +154,268 @@ impl PairCache {
     }
 }
 
-/// A part of a short piece: where it starts, its token, and the rank of merging it with the next.
-#[derive(Debug, Clone, Copy)]
-struct ScanPart {
-    start: u32,
-    token: u32,
-    rank: u32,
+/// Direct-mapped memo of [`Scratch::compatible`]: a long run meets the same junctions again and again.
+#[derive(Debug, Default)]
+struct CompatCache {
+    /// `((left + 1) << 32 | right, answer)`; key 0 = empty.
+    slots: Vec<(u64, bool)>,
 }
 
-fn scan_merge(
+impl CompatCache {
+    const BITS: u32 = 10;
+
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize
+    }
+
+    fn get(&self, left: u32, right: u32) -> Option<bool> {
+        let key = ((u64::from(left) + 1) << 32) | u64::from(right);
+        match self.slots.get(Self::slot(key)) {
+            Some(&(k, answer)) if k == key => Some(answer),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, left: u32, right: u32, answer: bool) {
+        if self.slots.is_empty() {
+            self.slots = vec![(0, false); 1 << Self::BITS];
+        }
+        let key = ((u64::from(left) + 1) << 32) | u64::from(right);
+        self.slots[Self::slot(key)] = (key, answer);
+    }
+}
+
+/// Pieces up to this many bytes are scanned in fixed arrays on the stack.
+const SMALL: usize = 32;
+
+/// The parts of a piece of at most [`SMALL`] bytes: part k covers
+/// `piece[start[k]..start[k + 1]]`, and `rank[k]` is the rank of merging parts
+/// k and k + 1. Kept in the scratch so that a call fills only what it uses.
+#[derive(Debug)]
+struct SmallParts {
+    start: [u8; SMALL + 1],
+    token: [u32; SMALL],
+    rank: [u32; SMALL],
+}
+
+impl Default for SmallParts {
+    fn default() -> Self {
+        SmallParts {
+            start: [0; SMALL + 1],
+            token: [NONE; SMALL],
+            rank: [NONE; SMALL],
+        }
+    }
+}
+
+/// tiktoken's scan over at most [`SMALL`] bytes, in fixed arrays.
+fn small_merge(
     vocab: &Vocabulary,
     piece: &[u8],
     out: &mut Vec<u32>,
-    parts: &mut Vec<ScanPart>,
+    parts: &mut SmallParts,
     pairs: &mut PairCache,
-) {
+) -> Result<(), OutOfMemory> {
     let n = piece.len();
-    parts.clear();
-    let mut min = (NONE, usize::MAX);
-    for i in 0..n {
-        let rank = if i + 1 < n {
-            vocab.pair_rank(piece[i], piece[i + 1])
-        } else {
-            NONE
-        };
-        if rank < min.0 {
-            min = (rank, i);
-        }
-        parts.push(ScanPart {
-            start: i as u32,
-            token: vocab.byte_rank(piece[i]),
-            rank,
-        });
+    let SmallParts { start, token, rank } = parts;
+    for (k, &b) in piece.iter().enumerate() {
+        start[k] = k as u8;
+        token[k] = vocab.byte_rank(b);
     }
-    parts.push(ScanPart {
-        start: n as u32,
-        token: NONE,
-        rank: NONE,
-    });
-    // Rank of merging part `j` with the next (none for the last part).
-    let pair_at = |parts: &[ScanPart], pairs: &mut PairCache, j: usize| {
-        if j + 2 < parts.len() {
-            let (a, b) = (parts[j], parts[j + 1]);
-            let end = parts[j + 2].start as usize;
-            pairs.rank(vocab, a.token, b.token, piece, a.start as usize, end)
-        } else {
-            NONE
-        }
-    };
-    while min.0 != NONE {
-        let i = min.1;
-        // Part i absorbs part i + 1 and becomes token `min.0`.
-        parts[i].token = min.0;
-        parts.remove(i + 1);
-        // Ranks of the two pairs that now include part i.
-        if i > 0 {
-            parts[i - 1].rank = pair_at(parts, pairs, i - 1);
-        }
-        parts[i].rank = pair_at(parts, pairs, i);
-        min = (NONE, usize::MAX);
-        for (j, p) in parts[..parts.len() - 1].iter().enumerate() {
-            if p.rank < min.0 {
-                min = (p.rank, j);
+    start[n] = n as u8;
+    for k in 0..n.saturating_sub(1) {
+        rank[k] = vocab.pair_rank(piece[k], piece[k + 1]);
+    }
+    if let Some(last) = rank.get_mut(n.saturating_sub(1)) {
+        *last = NONE;
+    }
+    let mut len = n;
+    loop {
+        let mut best = (NONE, 0usize);
+        for (k, &r) in rank[..len.saturating_sub(1)].iter().enumerate() {
+            if r < best.0 {
+                best = (r, k);
             }
         }
+        let (r, i) = best;
+        if r == NONE {
+            break;
+        }
+        // Part i absorbs part i + 1.
+        token[i] = r;
+        for k in i + 1..len - 1 {
+            start[k] = start[k + 1];
+            token[k] = token[k + 1];
+            rank[k] = rank[k + 1];
+        }
+        start[len - 1] = start[len];
+        len -= 1;
+        rank[len - 1] = NONE;
+        let pair = |k: usize, pairs: &mut PairCache| {
+            if k + 1 < len {
+                let (a, b) = (usize::from(start[k]), usize::from(start[k + 2]));
+                pairs.rank(vocab, token[k], token[k + 1], piece, a, b)
+            } else {
+                NONE
+            }
+        };
+        if i > 0 {
+            rank[i - 1] = pair(i - 1, pairs);
+        }
+        rank[i] = pair(i, pairs);
     }
-    out.extend(parts[..parts.len() - 1].iter().map(|p| p.token));
+    OutOfMemory::reserve(out, len)?;
+    out.extend_from_slice(&token[..len]);
+    Ok(())
 }
 
-/// One part of a piece being merged, kept together so one cache line serves a merge.
+/// One part of a piece being merged: its neighbours and its token.
 #[derive(Clone, Copy)]
 struct Part {
-    /// Start of the next live part (`n` = none; dead parts point at `n` too).
+    /// Start of the next live part (`n` = none).
     next: u32,
     /// Start of the previous live part (`NONE` = none).
     prev: u32,
-    /// Rank of merging this part with its successor (`NONE` = not a token).
-    rank: u32,
     /// This part's token.
     token: u32,
 }
 
-fn queue_merge(
+impl std::fmt::Debug for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Part({}..{}: {})", self.prev, self.next, self.token)
+    }
+}
+
+/// A tournament tree over the parts' merge candidates: leaf `i` holds
+/// `rank << 32 | i` for the pair that starts at part `i` (or `EMPTY`), every
+/// inner node the smaller of its children, so the root is the lowest rank,
+/// leftmost on ties — tiktoken's choice — and a change costs one path to the root.
+#[derive(Debug, Default)]
+struct MinTree {
+    /// Number of leaves (a power of two); node `k` has children `2k` and `2k + 1`.
+    leaves: usize,
+    nodes: Vec<u64>,
+}
+
+const EMPTY: u64 = u64::MAX;
+
+impl MinTree {
+    /// A tree of `n` leaves set from `key(i)`.
+    fn build(&mut self, n: usize, key: impl Fn(usize) -> u64) -> Result<(), OutOfMemory> {
+        self.leaves = n.next_power_of_two().max(2);
+        if self.nodes.len() != 2 * self.leaves {
+            self.nodes.clear();
+            OutOfMemory::reserve(&mut self.nodes, 2 * self.leaves)?;
+            self.nodes.resize(2 * self.leaves, EMPTY);
+        }
+        let leaves = &mut self.nodes[self.leaves..];
+        for (i, leaf) in leaves.iter_mut().enumerate() {
+            *leaf = if i < n { key(i) } else { EMPTY };
+        }
+        for k in (1..self.leaves).rev() {
+            self.nodes[k] = self.nodes[2 * k].min(self.nodes[2 * k + 1]);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn min(&self) -> u64 {
+        self.nodes[1]
+    }
+
+    /// Sets leaf `i` and the minima above it (stopping where they do not change).
+    #[inline]
+    fn set(&mut self, i: usize, key: u64) {
+        let mut k = self.leaves + i;
+        self.nodes[k] = key;
+        while k > 1 {
+            let m = self.nodes[k].min(self.nodes[k ^ 1]);
+            k >>= 1;
+            if self.nodes[k] == m {
+                break;
+            }
+            self.nodes[k] = m;
+        }
+    }
+}
+
+#[inline]
+fn candidate(rank: u32, i: usize) -> u64 {
+    if rank == NONE {
+        EMPTY
+    } else {
+        (u64::from(rank) << 32) | i as u64
+    }
+}
+
+/// BPE over a linked list of parts, the next merge always the root of a [`MinTree`].
+fn tree_merge(
     vocab: &Vocabulary,
     piece: &[u8],
     out: &mut Vec<u32>,
-    queue: &mut MergeQueue,
-    pairs: &mut PairCache,
-) {
+    scratch: &mut Scratch,
+) -> Result<(), OutOfMemory> {
     let n = piece.len();
     let end = n as u32;
-    let mut parts: Vec<Part> = (0..n)
-        .map(|i| Part {
-            next: i as u32 + 1,
-            prev: (i as u32).wrapping_sub(1),
-            rank: if i + 1 < n {
-                vocab.pair_rank(piece[i], piece[i + 1])
-            } else {
-                NONE
-            },
-            token: vocab.byte_rank(piece[i]),
-        })
-        .collect();
-    queue.reset();
-    for (i, p) in parts.iter().enumerate() {
-        if p.rank != NONE {
-            queue.push(p.rank, i as u32);
+    let parts = &mut scratch.long_parts;
+    let tree = &mut scratch.tree;
+    let pairs = &mut scratch.pairs;
+    parts.clear();
+    OutOfMemory::reserve(parts, n)?;
+    parts.extend((0..n).map(|i| Part {
+        next: i as u32 + 1,
+        prev: (i as u32).wrapping_sub(1),
+        token: vocab.byte_rank(piece[i]),
+    }));
+    tree.build(n, |i| {
+        if i + 1 < n {
+            candidate(vocab.pair_rank(piece[i], piece[i + 1]), i)
+        } else {
+            EMPTY
         }
-    }
-    // Rank of merging part `i` with its successor (which it must have).
-    let pair_at = |parts: &[Part], pairs: &mut PairCache, i: usize| -> u32 {
+    })?;
+    // Rank of merging part `i` with its successor, if it has one.
+    let pair_at = |parts: &[Part], pairs: &mut PairCache, i: usize| -> u64 {
         let j = parts[i].next as usize;
-        let end = (parts[j].next as usize).min(n);
-        pairs.rank(vocab, parts[i].token, parts[j].token, piece, i, end)
-    };
-    while let Some((r, i)) = queue.pop() {
-        let i = i as usize;
-        let part = parts[i];
-        if part.rank != r || part.next >= end {
-            continue; // stale entry
+        if j >= n {
+            return EMPTY;
         }
-        // Merge part i with its successor j.
-        let j = part.next as usize;
+        let end = (parts[j].next as usize).min(n);
+        candidate(
+            pairs.rank(vocab, parts[i].token, parts[j].token, piece, i, end),
+            i,
+        )
+    };
+    loop {
+        let key = tree.min();
+        if key == EMPTY {
+            break;
+        }
+        let (r, i) = ((key >> 32) as u32, key as u32 as usize);
+        // Part i absorbs its successor j and becomes token r.
+        let j = parts[i].next as usize;
         let k = parts[j].next;
-        parts[j] = Part {
-            next: end,
-            prev: NONE,
-            rank: NONE,
-            token: NONE,
-        };
         parts[i].next = k;
         parts[i].token = r;
         if k < end {
             parts[k as usize].prev = i as u32;
-            let r = pair_at(&parts, pairs, i);
-            parts[i].rank = r;
-            if r != NONE {
-                queue.push(r, i as u32);
-            }
-        } else {
-            parts[i].rank = NONE;
         }
-        if part.prev != NONE {
-            let p = part.prev as usize;
-            let r = pair_at(&parts, pairs, p);
-            parts[p].rank = r;
-            if r != NONE {
-                queue.push(r, p as u32);
-            }
+        tree.set(j, EMPTY);
+        let here = pair_at(parts, pairs, i);
+        tree.set(i, here);
+        let p = parts[i].prev;
+        if p != NONE {
+            let before = pair_at(parts, pairs, p as usize);
+            tree.set(p as usize, before);
         }
     }
+    scratch.note_peak(0);
+    let parts = &scratch.long_parts;
     let mut i = 0usize;
     while i < n {
+        OutOfMemory::reserve(out, 1)?;
         out.push(parts[i].token);
         i = parts[i].next as usize;
     }
+    Ok(())
 }

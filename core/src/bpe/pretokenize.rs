@@ -5,13 +5,60 @@
 //! starts at `p`; every position starts a piece, so pieces tile the text.
 
 use super::unicode::{
-    class, FOLD_D, FOLD_E, FOLD_L, FOLD_M, FOLD_R, FOLD_S, FOLD_T, FOLD_V, LETTER, LOWERISH,
+    class, ASCII, FOLD_D, FOLD_E, FOLD_L, FOLD_M, FOLD_R, FOLD_S, FOLD_T, FOLD_V, LETTER, LOWERISH,
     NUMBER, SPACE, UPPERISH,
 };
 
+/// Byte kinds of the ASCII fast paths, derived from the class table (bytes
+/// above 0x7F are `HIGH`: the general path decides for them).
+const K_UPPER: u8 = 1;
+const K_LOWER: u8 = 1 << 1;
+const K_DIGIT: u8 = 1 << 2;
+const K_SPACE: u8 = 1 << 3;
+/// `[^\s\p{L}\p{N}]`.
+const K_PUNCT: u8 = 1 << 4;
+/// `[^\r\n\p{L}\p{N}]`.
+const K_PREFIX: u8 = 1 << 5;
+const K_HIGH: u8 = 1 << 6;
+
+static KIND: [u8; 256] = {
+    let mut kind = [K_HIGH; 256];
+    let mut b = 0;
+    while b < 128 {
+        let m = ASCII[b];
+        let mut k = 0;
+        if m & UPPERISH != 0 {
+            k |= K_UPPER;
+        }
+        if m & LOWERISH != 0 {
+            k |= K_LOWER;
+        }
+        if m & NUMBER != 0 {
+            k |= K_DIGIT;
+        }
+        if m & SPACE != 0 {
+            k |= K_SPACE;
+        }
+        if m & (SPACE | LETTER | NUMBER) == 0 {
+            k |= K_PUNCT;
+        }
+        if m & (LETTER | NUMBER) == 0 && b != b'\r' as usize && b != b'\n' as usize {
+            k |= K_PREFIX;
+        }
+        kind[b] = k;
+        b += 1;
+    }
+    kind
+};
+
+#[inline]
+fn kind(b: &[u8], i: usize) -> u8 {
+    b.get(i).map_or(0, |&x| KIND[usize::from(x)])
+}
+
 /// Which pre-tokenizer an encoding uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pattern {
+pub(crate) enum Pattern {
     /// o200k_base (and o200k_harmony).
     O200k,
     /// cl100k_base.
@@ -21,7 +68,7 @@ pub enum Pattern {
 }
 
 /// The pieces of `text` under `pattern`.
-pub fn pieces(text: &str, pattern: Pattern) -> Pieces<'_> {
+pub(crate) fn pieces(text: &str, pattern: Pattern) -> Pieces<'_> {
     Pieces {
         text,
         pos: 0,
@@ -30,17 +77,17 @@ pub fn pieces(text: &str, pattern: Pattern) -> Pieces<'_> {
 }
 
 /// Iterator over pre-tokenized pieces.
-pub struct Pieces<'a> {
+pub(crate) struct Pieces<'a> {
     text: &'a str,
     pos: usize,
     pattern: Pattern,
 }
 
 impl<'a> Iterator for Pieces<'a> {
-    type Item = &'a str;
+    type Item = &'a [u8];
 
     #[inline]
-    fn next(&mut self) -> Option<&'a str> {
+    fn next(&mut self) -> Option<&'a [u8]> {
         if self.pos >= self.text.len() {
             return None;
         }
@@ -54,7 +101,7 @@ impl<'a> Iterator for Pieces<'a> {
         // Defensive: never stall, never split a character.
         let end = if end > p { end } else { p + char_len(s, p) };
         self.pos = end;
-        Some(&s[p..end])
+        s.as_bytes().get(p..end)
     }
 }
 
@@ -237,7 +284,97 @@ fn space_before_word(run_end: usize, last_start: usize, count: usize) -> usize {
     }
 }
 
+/// An ASCII word at `q`: `[A-Z]*[a-z]+` or `[A-Z]+`, as o200k's first two
+/// alternatives match it; `None` when a non-ASCII byte could change the match.
+#[inline]
+fn ascii_word(b: &[u8], q: usize) -> Option<usize> {
+    let mut i = q;
+    while kind(b, i) & K_UPPER != 0 {
+        i += 1;
+    }
+    let mut j = i;
+    while kind(b, j) & K_LOWER != 0 {
+        j += 1;
+    }
+    if kind(b, j) & K_HIGH != 0 {
+        return None;
+    }
+    // ASCII capitals are not lowerish: with no lowercase after them, the second alternative takes them.
+    (j > q).then_some(j)
+}
+
+/// o200k's pieces that start with an ASCII byte and stay in ASCII; `None` sends the rest to the general path.
+#[inline]
+fn o200k_ascii(s: &str, p: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let k0 = kind(b, p);
+    if k0 & (K_UPPER | K_LOWER) != 0 {
+        return ascii_word(b, p).map(|e| contraction(s, e));
+    }
+    let k1 = kind(b, p + 1);
+    if k0 & K_PREFIX != 0 && k1 & (K_UPPER | K_LOWER) != 0 {
+        return ascii_word(b, p + 1).map(|e| contraction(s, e));
+    }
+    if k1 & K_HIGH != 0 {
+        return None; // a non-ASCII letter after a prefix char, or a punctuation run that goes on
+    }
+    if k0 & K_DIGIT != 0 {
+        let mut i = p + 1;
+        while i < p + 3 && kind(b, i) & K_DIGIT != 0 {
+            i += 1;
+        }
+        return (i == p + 3 || kind(b, i) & K_HIGH == 0).then_some(i);
+    }
+    if k0 & K_SPACE != 0 && !(b[p] == b' ' && k1 & K_PUNCT != 0) {
+        return ascii_space(b, p);
+    }
+    // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
+    let start = if k0 & K_PUNCT != 0 {
+        p
+    } else if b[p] == b' ' && k1 & K_PUNCT != 0 {
+        p + 1
+    } else {
+        return None;
+    };
+    let mut i = start + 1;
+    while kind(b, i) & K_PUNCT != 0 {
+        i += 1;
+    }
+    if kind(b, i) & K_HIGH != 0 {
+        return None;
+    }
+    while matches!(b.get(i), Some(b'\r' | b'\n' | b'/')) {
+        i += 1;
+    }
+    Some(i)
+}
+
+/// A run of ASCII whitespace at `p` not followed by a non-ASCII byte: `\s*[\r\n]+`,
+/// `\s+(?!\S)` or `\s+`, as [`space_run`] and [`space_before_word`] decide them.
+#[inline]
+fn ascii_space(b: &[u8], p: usize) -> Option<usize> {
+    let mut i = p;
+    let mut last_nl_end = None;
+    while kind(b, i) & K_SPACE != 0 {
+        i += 1;
+        if matches!(b[i - 1], b'\r' | b'\n') {
+            last_nl_end = Some(i);
+        }
+    }
+    if kind(b, i) & K_HIGH != 0 {
+        return None; // the run may go on in non-ASCII whitespace
+    }
+    Some(match last_nl_end {
+        Some(e) => e,
+        None if i == b.len() => i,
+        None => space_before_word(i, i - 1, i - p),
+    })
+}
+
 fn o200k_next(s: &str, p: usize) -> usize {
+    if let Some(e) = o200k_ascii(s, p) {
+        return e;
+    }
     let Some(c0) = at(s, p) else { return p };
     let m0 = class(c0);
     let after0 = p + c0.len_utf8();

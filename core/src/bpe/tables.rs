@@ -8,11 +8,11 @@ use std::borrow::Cow;
 
 /// A vocabulary's tokens in rank order: their lengths and their concatenated bytes.
 #[derive(Debug, Clone)]
-pub struct Tokens {
+pub(crate) struct Tokens {
     /// Byte length of each rank's token (0 = special or unused rank).
-    pub lens: Cow<'static, [u8]>,
+    pub(crate) lens: Cow<'static, [u8]>,
     /// Every token's bytes, in rank order.
-    pub data: Cow<'static, [u8]>,
+    pub(crate) data: Cow<'static, [u8]>,
 }
 
 fn u32_at(table: &[u8], at: usize) -> usize {
@@ -21,7 +21,7 @@ fn u32_at(table: &[u8], at: usize) -> usize {
 
 impl Tokens {
     /// The tokens of a plain table, borrowed from it.
-    pub fn plain(table: &'static [u8]) -> Self {
+    pub(crate) fn plain(table: &'static [u8]) -> Self {
         let count = u32_at(table, 0);
         Tokens {
             lens: Cow::Borrowed(&table[4..4 + count]),
@@ -30,7 +30,7 @@ impl Tokens {
     }
 
     /// The tokens of a derived table, resolved against `base`.
-    pub fn derived(table: &[u8], base: &Tokens) -> Self {
+    pub(crate) fn derived(table: &[u8], base: &Tokens) -> Self {
         let mut base_offsets = Vec::with_capacity(base.lens.len() + 1);
         let mut at = 0usize;
         for &len in base.lens.iter() {
@@ -85,7 +85,7 @@ impl Tokens {
     }
 
     /// These tokens followed by `more`'s ranks (an extension's table).
-    pub fn then(self, more: Tokens) -> Self {
+    pub(crate) fn then(self, more: Tokens) -> Self {
         Tokens {
             lens: Cow::Owned([&self.lens[..], &more.lens[..]].concat()),
             data: Cow::Owned([&self.data[..], &more.data[..]].concat()),

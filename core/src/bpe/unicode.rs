@@ -1,39 +1,56 @@
 //! Unicode classes the pre-tokenizers test, from a range table generated at
 //! build time out of regex-syntax's tables (the ones tiktoken's regexes use).
-//! Lookups are a table index for the BMP and a binary search above it.
+//! Lookups are a constant table for ASCII, a table built on first use for the
+//! rest of the BMP, and a binary search above it.
 
 use std::sync::LazyLock;
 
 include!(concat!(env!("OUT_DIR"), "/unicode_classes.rs"));
 
 /// `\p{L}`.
-pub const LETTER: u16 = 1;
+pub(crate) const LETTER: u16 = 1;
 /// `\p{N}`.
-pub const NUMBER: u16 = 1 << 1;
+pub(crate) const NUMBER: u16 = 1 << 1;
 /// `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`.
-pub const UPPERISH: u16 = 1 << 2;
+pub(crate) const UPPERISH: u16 = 1 << 2;
 /// `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`.
-pub const LOWERISH: u16 = 1 << 3;
+pub(crate) const LOWERISH: u16 = 1 << 3;
 /// `\s` (White_Space).
-pub const SPACE: u16 = 1 << 4;
+pub(crate) const SPACE: u16 = 1 << 4;
 /// Case-insensitive `s` (`s`, `S`, `ſ`).
-pub const FOLD_S: u16 = 1 << 5;
+pub(crate) const FOLD_S: u16 = 1 << 5;
 /// Case-insensitive `t`.
-pub const FOLD_T: u16 = 1 << 6;
+pub(crate) const FOLD_T: u16 = 1 << 6;
 /// Case-insensitive `d`.
-pub const FOLD_D: u16 = 1 << 7;
+pub(crate) const FOLD_D: u16 = 1 << 7;
 /// Case-insensitive `m`.
-pub const FOLD_M: u16 = 1 << 8;
+pub(crate) const FOLD_M: u16 = 1 << 8;
 /// Case-insensitive `l`.
-pub const FOLD_L: u16 = 1 << 9;
+pub(crate) const FOLD_L: u16 = 1 << 9;
 /// Case-insensitive `v`.
-pub const FOLD_V: u16 = 1 << 10;
+pub(crate) const FOLD_V: u16 = 1 << 10;
 /// Case-insensitive `e`.
-pub const FOLD_E: u16 = 1 << 11;
+pub(crate) const FOLD_E: u16 = 1 << 11;
 /// Case-insensitive `r`.
-pub const FOLD_R: u16 = 1 << 12;
+pub(crate) const FOLD_R: u16 = 1 << 12;
 /// `\d` (Unicode `Nd`), for the attachment-header patterns.
-pub const DIGIT: u16 = 1 << 13;
+pub(crate) const DIGIT: u16 = 1 << 13;
+
+/// Class bits of the ASCII code points, computed at compile time from the same ranges.
+pub(crate) static ASCII: [u16; 128] = {
+    let mut table = [0u16; 128];
+    let mut i = 0;
+    while i < CLASS_RANGES.len() {
+        let (first, last, mask) = CLASS_RANGES[i];
+        let mut c = first;
+        while c <= last && c < 128 {
+            table[c as usize] = mask;
+            c += 1;
+        }
+        i += 1;
+    }
+    table
+};
 
 /// Class bits of every BMP code point, expanded from the range table on first
 /// use (tens of microseconds) rather than shipped: 128 KiB less to download.
@@ -47,8 +64,11 @@ static BMP: LazyLock<Box<[u16]>> = LazyLock::new(|| {
 
 /// The class bits of `c`.
 #[inline]
-pub fn class(c: char) -> u16 {
+pub(crate) fn class(c: char) -> u16 {
     let cp = c as u32;
+    if cp < 128 {
+        return ASCII[cp as usize];
+    }
     if cp <= 0xFFFF {
         return BMP[cp as usize];
     }
@@ -81,6 +101,13 @@ mod tests {
             if let Some(c) = char::from_u32(cp) {
                 assert_eq!(class(c), search(cp), "U+{cp:04X}");
             }
+        }
+    }
+
+    #[test]
+    fn the_ascii_table_agrees_with_the_ranges() {
+        for cp in 0..128u32 {
+            assert_eq!(ASCII[cp as usize], search(cp), "U+{cp:04X}");
         }
     }
 

@@ -1,7 +1,8 @@
 //! What each kind of case runs: one core entry point per kind, its output
-//! shaped like the case's `expected`.
+//! shaped like the case's `expected` (the guard kinds are in `guard.rs`).
 
 use super::case::Case;
+use super::guard;
 use super::CaseError;
 use crate::attachment::{
     allocate_budget, build_header, compose_message, is_text_readable_mime, preview_messages,
@@ -32,6 +33,15 @@ const TABLE: &[(&str, Evaluate)] = &[
     ("attachment_block", attachment_block),
     ("mime", mime),
     ("should_emit", emit),
+    ("sanitize_tool_pairs", guard::sanitize),
+    ("recent_user_messages", guard::recent_users),
+    ("summary_trim", guard::trim),
+    ("summary_request", guard::request),
+    ("context_too_long", guard::too_long),
+    ("summary_shed", guard::shed),
+    ("summary_replacement", guard::replacement),
+    ("emergency_pass", guard::emergency),
+    ("checkpoint_reload", guard::reload),
 ];
 
 /// Every kind of case the runner knows, in the order they were introduced.

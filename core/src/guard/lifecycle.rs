@@ -6,6 +6,7 @@
 use crate::budget::ContextLimits;
 use crate::metrics::ContextMetricsSnapshot;
 use crate::protocol::{CompactionStatus, ContextCompaction, Phase, StatusEvent, COMPACTION_TYPE};
+use crate::tokens::Tokens;
 use serde::{Deserialize, Serialize};
 
 /// One `summary_compact` status update: the compaction record and the snapshot that goes with it.
@@ -29,7 +30,7 @@ impl CompactionEvent {
 /// The fixed part of every event of one compaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Lifecycle {
-    pub before_tokens: i64,
+    pub before_tokens: Tokens,
     pub limits: ContextLimits,
     pub created_at: String,
     pub started_micros: i64,
@@ -74,7 +75,7 @@ impl Lifecycle {
     }
 
     /// `completed`, with the metrics of the replacement history.
-    pub fn completed(&self, after_tokens: i64, summary_message_id: &str) -> CompactionEvent {
+    pub fn completed(&self, after_tokens: Tokens, summary_message_id: &str) -> CompactionEvent {
         let mut compaction = self.record(CompactionStatus::Completed);
         compaction.after_tokens = Some(after_tokens);
         compaction.summary_message_id = Some(summary_message_id.into());

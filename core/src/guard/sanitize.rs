@@ -1,31 +1,34 @@
-//! Tool-pair sanitising: a tool result survives only when an earlier assistant
-//! message called it, a call survives only when some result answers it, and an
-//! assistant message left with neither content nor calls is dropped.
+//! Tool-pair sanitising (kind `sanitize_tool_pairs`): a tool result survives
+//! only when an earlier assistant message called it, a call survives only
+//! when some result answers it (its `tool_use` block in list content goes
+//! with it), and an assistant message left with neither content nor calls is
+//! dropped. Used before summarising and when reloading.
 
-use crate::message::{Content, Message};
+use crate::message::{Content, ContentPart, Message};
+use serde_json::Value;
 use std::collections::HashSet;
 
-/// Drops orphan tool results and unanswered tool calls, keeping message order.
+/// Drops orphan tool results and unanswered tool calls, keeping message order (SPEC §8, tool pairs).
 ///
 /// Two passes over the list with hash sets of call ids: O(n) in messages and calls.
 pub fn sanitize_tool_pairs(messages: Vec<Message>) -> Vec<Message> {
-    let mut called: HashSet<String> = HashSet::new();
-    let mut answered: HashSet<String> = HashSet::new();
+    let mut called: HashSet<&str> = HashSet::new();
+    let mut matched: HashSet<String> = HashSet::new();
     let mut keep_result = vec![false; messages.len()];
     for (i, message) in messages.iter().enumerate() {
         if message.is_assistant() {
             for call in message.tool_calls.iter().flatten() {
                 if let Some(id) = call.id().filter(|id| !id.is_empty()) {
-                    called.insert(id.to_string());
+                    called.insert(id);
                 }
             }
         } else if message.is_tool() {
             if let Some(id) = message
                 .tool_call_id
                 .as_deref()
-                .filter(|id| called.contains(*id))
+                .filter(|id| called.contains(id))
             {
-                answered.insert(id.to_string());
+                matched.insert(id.to_string());
                 keep_result[i] = true;
             }
         }
@@ -38,12 +41,18 @@ pub fn sanitize_tool_pairs(messages: Vec<Message>) -> Vec<Message> {
             let before = calls.len();
             let kept: Vec<_> = calls
                 .into_iter()
-                .filter(|c| c.id().is_some_and(|id| answered.contains(id)))
+                .filter(|c| c.id().is_some_and(|id| matched.contains(id)))
                 .collect();
-            let unchanged = kept.len() == before;
-            let has_calls = !kept.is_empty();
-            message.tool_calls = has_calls.then_some(kept);
-            if unchanged || has_calls || has_content(&message) {
+            if kept.len() == before {
+                message.tool_calls = Some(kept);
+                out.push(message);
+                continue;
+            }
+            message.tool_calls = (!kept.is_empty()).then_some(kept);
+            if let Some(Content::Parts(parts)) = &mut message.content {
+                parts.retain(|part| !is_unmatched_tool_use(part, &matched));
+            }
+            if message.tool_calls.is_some() || has_content(&message) {
                 out.push(message);
             }
         } else if message.is_tool() {
@@ -55,6 +64,18 @@ pub fn sanitize_tool_pairs(messages: Vec<Message>) -> Vec<Message> {
         }
     }
     out
+}
+
+/// A `{"type": "tool_use"}` block whose `id` answered no call (a block without an id included).
+fn is_unmatched_tool_use(part: &ContentPart, matched: &HashSet<String>) -> bool {
+    let ContentPart::Other(Value::Object(block)) = part else {
+        return false;
+    };
+    block.get("type").and_then(Value::as_str) == Some("tool_use")
+        && !block
+            .get("id")
+            .and_then(Value::as_str)
+            .is_some_and(|id| matched.contains(id))
 }
 
 /// Python truthiness of a message's content.
@@ -133,6 +154,45 @@ mod tests {
             .collect();
         assert_eq!(ids, ["a"]);
         assert!(out[1].is_tool());
+    }
+
+    /// Regression: list content keeps no `tool_use` block for a call that was dropped.
+    #[test]
+    fn unmatched_tool_use_blocks_leave_list_content() {
+        let mut m = assistant_calling(&["a", "b"], "");
+        m.content = Some(
+            serde_json::from_value(json!([
+                {"type": "text", "text": "calling"},
+                {"type": "tool_use", "id": "a", "name": "f", "input": {}},
+                {"type": "tool_use", "id": "b", "name": "f", "input": {}},
+                {"type": "tool_use", "name": "f", "input": {}}
+            ]))
+            .expect("parts"),
+        );
+        let out = sanitize_tool_pairs(vec![m.clone(), result("a")]);
+        let content = serde_json::to_value(&out[0].content).expect("serialises");
+        assert_eq!(
+            content,
+            json!([{"type": "text", "text": "calling"}, {"type": "tool_use", "id": "a", "name": "f", "input": {}}])
+        );
+        // Only a copy is filtered: with every call answered the message stays as it is.
+        let whole = sanitize_tool_pairs(vec![m.clone(), result("a"), result("b")]);
+        assert_eq!(whole[0], m);
+        // A copy left with only tool_use blocks of dropped calls is dropped.
+        let mut only_blocks = assistant_calling(&["z"], "");
+        only_blocks.content = Some(
+            serde_json::from_value(
+                json!([{"type": "tool_use", "id": "z", "name": "f", "input": {}}]),
+            )
+            .expect("parts"),
+        );
+        assert!(sanitize_tool_pairs(vec![only_blocks]).is_empty());
+    }
+
+    #[test]
+    fn every_repeat_of_a_matched_result_stays() {
+        let msgs = vec![assistant_calling(&["a"], ""), result("a"), result("a")];
+        assert_eq!(sanitize_tool_pairs(msgs.clone()), msgs);
     }
 
     #[test]

@@ -1,76 +1,11 @@
-//! Unit tests of the guard pipeline, one per rule of SPEC §8.
+//! Unit tests of the guard pipeline (SPEC §8): the source pass, the trigger,
+//! the emergency pass and its fail-fast error, and how the guard counts.
 
+use super::testing::*;
 use super::*;
 use crate::message::ToolCall;
-use crate::protocol::{failure_reason, CompactionStatus};
+use crate::Error;
 use serde_json::json;
-
-const T0: i64 = 1_782_226_534_512_345; // 2026-06-23T14:55:34.512345+00:00
-
-fn limits(trigger: i64, target: i64) -> ContextLimits {
-    ContextLimits {
-        context_window: 100_000,
-        reserved_output_tokens: 16_000,
-        available_tokens: 84_000,
-        trigger_limit: trigger,
-        target_limit: target,
-    }
-}
-
-fn guard() -> Guard {
-    Guard::for_model("gpt-4o")
-}
-
-fn text_of(m: &Message) -> &str {
-    m.text().unwrap_or_default()
-}
-
-fn tool_result(id: &str, name: &str, body: &str) -> Message {
-    let mut m = Message::new("tool", body);
-    m.tool_call_id = Some(id.into());
-    m.name = Some(name.into());
-    m
-}
-
-fn calling(id: &str, name: &str) -> Message {
-    let mut m = Message::new("assistant", "");
-    m.tool_calls = Some(vec![serde_json::from_value::<ToolCall>(
-        json!({"id": id, "type": "function", "function": {"name": name, "arguments": "{}"}}),
-    )
-    .expect("valid call")]);
-    m
-}
-
-fn kb_payload(words: usize) -> Message {
-    let body = json!({"mode": "direct_injection", "chunks": ["fact ".repeat(words)]}).to_string();
-    tool_result("kb", "knowledge_base_search", &body)
-}
-
-fn spec_history() -> Vec<Message> {
-    vec![
-        Message::new("system", "You are helpful."),
-        Message::new("user", "old question"),
-        Message::new("assistant", "old answer"),
-        Message::new("user", "latest question"),
-    ]
-}
-
-fn need_summary(history: Vec<Message>, l: &ContextLimits) -> SummaryRequest {
-    match guard()
-        .before_model_call(history, l, T0)
-        .expect("guard runs")
-    {
-        Decision::NeedSummary(r) => r,
-        Decision::Proceed(r) => panic!("expected a summary request, got {:?}", r.events),
-    }
-}
-
-fn proceed(decision: Result<Decision>) -> Ready {
-    match decision.expect("guard runs") {
-        Decision::Proceed(r) => r,
-        Decision::NeedSummary(_) => panic!("expected to proceed"),
-    }
-}
 
 #[test]
 fn source_pass_renders_and_marks_tool_outputs_once() {
@@ -102,7 +37,7 @@ fn source_pass_renders_and_marks_tool_outputs_once() {
     );
     assert_eq!(
         ready.used_tokens,
-        guard().counter().count_messages(&ready.messages) as i64
+        guard().guard_counter().count(&ready.messages)
     );
     assert!(ready.events.is_empty());
     let trace = &ready.traces[0];
@@ -123,369 +58,6 @@ fn under_the_trigger_proceeds_unchanged() {
     assert!(!ready.changed && ready.replacement.is_none() && ready.traces.is_empty());
     assert_eq!(ready.messages, spec_history());
     assert!(!ready.metrics.is_over_trigger);
-}
-
-#[test]
-fn request_holds_the_history_and_a_final_instruction_turn() {
-    let request = need_summary(spec_history(), &limits(10, 5_000));
-    let msgs = request.messages();
-    assert_eq!(&msgs[..4], &spec_history()[..]);
-    assert_eq!(msgs[4].role, "user");
-    assert_eq!(text_of(&msgs[4]), SUMMARY_INSTRUCTION);
-    assert_eq!(request.attempt(), 1);
-    assert_eq!(request.removed_history_items(), 0);
-    let started = &request.started().compaction;
-    assert_eq!(started.status, CompactionStatus::Started);
-    assert_eq!(started.created_at, "2026-06-23T14:55:34.512345+00:00");
-    assert_eq!(started.before_tokens, request.before_tokens());
-    assert_eq!((started.trigger_limit, started.target_limit), (10, 5_000));
-    assert!(!started.used_legacy_fallback);
-    assert!(request
-        .started()
-        .to_status_event("resp_1")
-        .validate()
-        .is_ok());
-}
-
-/// SPEC §8: `[system, old user, assistant, latest user]` whose first attempt
-/// fails with "context length exceeded" is retried with `[system, assistant,
-/// latest user]` and records 1 removed item.
-#[test]
-fn context_too_long_retry_sheds_the_oldest_and_counts_it() {
-    let request = need_summary(spec_history(), &limits(10, 5_000));
-    let err = SummaryError::new("Error code: 400 - context length exceeded").with_status(400);
-    let AfterError::Retry(request) = request.on_error(&err, T0 + 1_000_000).expect("runs") else {
-        panic!("a context error retries")
-    };
-    let texts: Vec<&str> = request.messages().iter().map(text_of).collect();
-    assert_eq!(
-        texts,
-        [
-            "You are helpful.",
-            "old answer",
-            "latest question",
-            SUMMARY_INSTRUCTION
-        ]
-    );
-    assert_eq!(request.attempt(), 2);
-    assert_eq!(request.removed_history_items(), 1);
-    let ready = request
-        .on_summary("  the summary  ", T0 + 2_000_000)
-        .expect("runs");
-    let replacement = ready.replacement.as_ref().expect("completed");
-    assert_eq!(replacement.removed_history_items, 1);
-    assert_eq!(replacement.summary_text, "the summary");
-    let trace = ready
-        .traces
-        .iter()
-        .find(|t| t.name == "context_protection.summary_compact")
-        .expect("trace");
-    assert_eq!(trace.attributes["status"], "completed");
-    assert_eq!(trace.attributes["removed_history_items"], 1);
-    assert_eq!(trace.attributes["duration_ms"], 2000.0);
-}
-
-#[test]
-fn context_error_classification() {
-    assert!(
-        !SummaryError::new("invalid parameter")
-            .with_status(400)
-            .is_context_too_long(),
-        "a bare 400 is not one"
-    );
-    assert!(SummaryError::new("输入长度超过限制").is_context_too_long());
-    assert!(SummaryError::new("请求的上下文长度过大").is_context_too_long());
-    assert!(SummaryError::new("payload")
-        .with_status(413)
-        .is_context_too_long());
-    assert!(
-        SummaryError::new("This model's Maximum Context Length is 8192 tokens")
-            .is_context_too_long()
-    );
-    assert!(SummaryError::new("{\"code\": \"context_length_exceeded\"}").is_context_too_long());
-    assert!(
-        SummaryError::new("prompt is too long: 210000 tokens > 200000 maximum")
-            .is_context_too_long()
-    );
-    assert!(!SummaryError::new("rate limited")
-        .with_status(429)
-        .is_context_too_long());
-}
-
-#[test]
-fn other_errors_fall_back_to_the_source_passed_history() {
-    let mut history = spec_history();
-    history.insert(2, calling("c1", "grep"));
-    history.insert(3, tool_result("c1", "grep", "found it"));
-    let request = need_summary(history, &limits(10, 5_000));
-    let err = SummaryError::new("invalid parameter").with_status(400);
-    let AfterError::Fallback(ready) = request.on_error(&err, T0 + 3_000_000).expect("runs") else {
-        panic!("a bare 400 falls back")
-    };
-    assert!(ready.replacement.is_none());
-    assert_eq!(ready.messages.len(), 6);
-    assert!(
-        text_of(&ready.messages[3]).starts_with("[tool_output name=grep "),
-        "the source pass stays applied"
-    );
-    let [event] = &ready.events[..] else {
-        panic!("one fallback event")
-    };
-    assert_eq!(event.compaction.status, CompactionStatus::Fallback);
-    assert_eq!(
-        event.compaction.failure_reason.as_deref(),
-        Some(failure_reason::FAILED)
-    );
-    assert_eq!(
-        event.compaction.created_at,
-        "2026-06-23T14:55:34.512345+00:00"
-    );
-    let trace = ready
-        .traces
-        .iter()
-        .find(|t| t.name == "context_protection.summary_compact")
-        .expect("trace");
-    assert_eq!(trace.attributes["failure_reason"], failure_reason::FAILED);
-    assert_eq!(trace.attributes["used_legacy_fallback"], false);
-}
-
-#[test]
-fn at_most_three_retries_then_fallback() {
-    let mut history = vec![Message::new("system", "s")];
-    for i in 0..20 {
-        history.push(Message::new(
-            if i % 2 == 0 { "user" } else { "assistant" },
-            format!("turn {i}"),
-        ));
-    }
-    history.push(Message::new("user", "now"));
-    let mut request = need_summary(history, &limits(10, 5_000));
-    let err = SummaryError::new("maximum context length exceeded");
-    let mut sizes = vec![request.messages().len()];
-    for _ in 0..3 {
-        request = match request.on_error(&err, T0).expect("runs") {
-            AfterError::Retry(r) => r,
-            AfterError::Fallback(_) => panic!("fewer than 3 retries"),
-        };
-        sizes.push(request.messages().len());
-    }
-    // 20 removable → shed 5, then 15 → 4, then 11 → 3 (quarters rounded up).
-    assert_eq!(sizes, [23, 18, 14, 11]);
-    assert_eq!(request.removed_history_items(), 12);
-    assert_eq!(request.attempt(), 4);
-    let AfterError::Fallback(ready) = request.on_error(&err, T0).expect("runs") else {
-        panic!("4th error falls back")
-    };
-    assert_eq!(
-        ready.events[0].compaction.failure_reason.as_deref(),
-        Some(failure_reason::FAILED)
-    );
-}
-
-#[test]
-fn context_error_with_nothing_removable_falls_back() {
-    let history = vec![Message::new("system", "s"), Message::new("user", "only")];
-    let request = need_summary(history, &limits(1, 5_000));
-    let AfterError::Fallback(_) = request
-        .on_error(&SummaryError::new("x").with_status(413), T0)
-        .expect("runs")
-    else {
-        panic!("no removable message left")
-    };
-}
-
-#[test]
-fn trims_the_oldest_to_fit_the_target_in_one_pass() {
-    let mut history = vec![Message::new("system", "s")];
-    for i in 0..40 {
-        history.push(Message::new(
-            if i % 2 == 0 { "user" } else { "assistant" },
-            "filler words ".repeat(20),
-        ));
-    }
-    history.push(Message::new("user", "current"));
-    let target = 600;
-    let request = need_summary(history.clone(), &limits(10, target));
-    assert!(
-        request.input_tokens() <= target,
-        "{} > {target}",
-        request.input_tokens()
-    );
-    let msgs = request.messages();
-    assert_eq!(msgs[0], history[0]);
-    assert_eq!(
-        msgs[msgs.len() - 2],
-        history[history.len() - 1],
-        "current user kept"
-    );
-    assert_eq!(
-        request.removed_history_items(),
-        history.len() - (msgs.len() - 1)
-    );
-    // The kept middle is the newest suffix of the history.
-    let kept = msgs.len() - 1;
-    assert_eq!(&msgs[1..kept], &history[history.len() - (kept - 1)..]);
-}
-
-#[test]
-fn nothing_fits_is_not_applicable() {
-    let history = vec![
-        Message::new("system", "long rules ".repeat(200)),
-        Message::new("user", "q"),
-    ];
-    let ready = proceed(guard().before_model_call(history.clone(), &limits(10, 100), T0));
-    let statuses: Vec<_> = ready.events.iter().map(|e| e.compaction.status).collect();
-    assert_eq!(
-        statuses,
-        [CompactionStatus::Started, CompactionStatus::Fallback]
-    );
-    assert_eq!(
-        ready.events[1].compaction.failure_reason.as_deref(),
-        Some(failure_reason::NOT_APPLICABLE)
-    );
-    assert_eq!(ready.messages, history);
-}
-
-#[test]
-fn empty_summary_is_not_applicable() {
-    let request = need_summary(spec_history(), &limits(10, 5_000));
-    let ready = request.on_summary(" \n ", T0).expect("runs");
-    assert!(ready.replacement.is_none());
-    assert_eq!(ready.messages, spec_history());
-    assert_eq!(
-        ready.events[0].compaction.failure_reason.as_deref(),
-        Some(failure_reason::NOT_APPLICABLE)
-    );
-}
-
-#[test]
-fn replacement_is_systems_retained_users_and_one_marked_summary() {
-    let mut history = spec_history();
-    history[3].extra.insert("id".into(), json!("m4"));
-    history.insert(3, calling("c1", "grep"));
-    history.insert(4, tool_result("c1", "grep", "found"));
-    let request = need_summary(history, &limits(10, 5_000));
-    let ready = request
-        .on_summary("what happened", T0 + 40_000_000)
-        .expect("runs");
-    let roles: Vec<&str> = ready.messages.iter().map(|m| m.role.as_str()).collect();
-    assert_eq!(roles, ["system", "user", "user", "user"]);
-    assert!(!ready.messages[0].has_flag(CHECKPOINT_RETAINED_FLAG));
-    for retained in &ready.messages[1..3] {
-        assert!(retained.has_flag(CHECKPOINT_RETAINED_FLAG));
-    }
-    assert_eq!(text_of(&ready.messages[1]), "old question");
-    assert_eq!(text_of(&ready.messages[2]), "latest question");
-    let summary = &ready.messages[3];
-    assert_eq!(
-        text_of(summary),
-        format!("{SUMMARY_PREFIX}\n\nwhat happened")
-    );
-    assert!(
-        summary.has_flag(COMPACTED_FLAG) && summary.has_flag(SUMMARY_FLAG) && is_summary(summary)
-    );
-    let kwargs = summary.additional_kwargs.as_ref().expect("markers");
-    assert_eq!(kwargs[SUMMARY_VERSION_KEY], 1);
-    let id = format!("cg-summary-{T0}");
-    assert_eq!(summary.extra["id"], json!(id));
-    assert_eq!(
-        ready.messages[2].extra["id"],
-        json!(format!("{id}-retained-1")),
-        "retained copies get fresh ids"
-    );
-
-    let replacement = ready.replacement.as_ref().expect("completed");
-    let [event] = &ready.events[..] else {
-        panic!("one completed event")
-    };
-    assert_eq!(event.compaction, replacement.record);
-    assert_eq!(event.compaction.status, CompactionStatus::Completed);
-    assert_eq!(event.compaction.after_tokens, Some(ready.used_tokens));
-    assert_eq!(
-        event.compaction.summary_message_id.as_deref(),
-        Some(id.as_str())
-    );
-    assert_eq!(event.metrics.used_input_tokens, ready.used_tokens);
-    assert!(event.compaction.after_tokens < Some(event.compaction.before_tokens));
-    assert!(ready.changed);
-    assert!(event.to_status_event("resp_1").validate().is_ok());
-
-    // The next turn starts from the checkpoint: the summary is never the current user message.
-    let next = [
-        ready.messages.clone(),
-        vec![Message::new("user", "follow-up")],
-    ]
-    .concat();
-    let request = need_summary(next, &limits(10, 5_000));
-    assert_eq!(
-        text_of(&request.messages()[request.messages().len() - 2]),
-        "follow-up"
-    );
-}
-
-#[test]
-fn recent_users_are_kept_newest_first_within_the_budget_and_the_last_is_cut() {
-    let counter = TokenCounter::for_model("gpt-4o");
-    let msgs = vec![
-        Message::new("user", "oldest ".repeat(50)),
-        Message::new("assistant", "ignored"),
-        Message::new("user", "middle ".repeat(50)),
-        Message::new("user", "newest"),
-    ];
-    let each = |m: &Message| counter.count_message(m) + TOKENS_PER_REPLY;
-    let budget = each(&msgs[3]) + each(&msgs[2]) + 10;
-    let selected = select_recent_user_messages(&msgs, budget, &counter);
-    assert_eq!(selected.len(), 3);
-    assert_eq!(selected[1], retained_copy(&msgs[2]));
-    assert_eq!(selected[2], retained_copy(&msgs[3]));
-    assert_eq!(
-        counter.count_text(text_of(&selected[0])),
-        10,
-        "cut to the remaining 10 tokens"
-    );
-    assert!("oldest ".repeat(50).starts_with(text_of(&selected[0])));
-
-    // The guard caps the budget at min(20000, target / 2).
-    let history = vec![
-        Message::new("user", "word ".repeat(500)),
-        Message::new("user", "now"),
-    ];
-    let request = need_summary(history, &limits(10, 700));
-    let ready = request.on_summary("s", T0).expect("runs");
-    let retained: Vec<&Message> = ready
-        .messages
-        .iter()
-        .filter(|m| m.has_flag(CHECKPOINT_RETAINED_FLAG))
-        .collect();
-    let retained_tokens: usize = retained
-        .iter()
-        .map(|m| counter.count_message(m) + TOKENS_PER_REPLY)
-        .sum();
-    assert_eq!(retained.len(), 2);
-    assert!(retained_tokens <= 350 + 8, "{retained_tokens}");
-}
-
-fn retained_copy(m: &Message) -> Message {
-    let mut m = m.clone();
-    m.set_kwarg(CHECKPOINT_RETAINED_FLAG, true.into());
-    m
-}
-
-#[test]
-fn heartbeats_every_15_seconds_with_the_same_created_at() {
-    let mut request = need_summary(spec_history(), &limits(10, 5_000));
-    assert_eq!(request.next_heartbeat_at(), T0 + 15_000_000);
-    assert!(request.heartbeat(T0 + 14_999_999).is_none());
-    let beat = request.heartbeat(T0 + 15_000_000).expect("due");
-    assert_eq!(beat.compaction.status, CompactionStatus::InProgress);
-    assert!(beat.compaction.status.is_compacting());
-    assert_eq!(
-        beat.compaction.created_at,
-        request.started().compaction.created_at
-    );
-    assert_eq!(beat.metrics, request.started().metrics);
-    assert!(request.heartbeat(T0 + 16_000_000).is_none());
-    assert_eq!(request.next_heartbeat_at(), T0 + 30_000_000);
 }
 
 #[test]
@@ -543,9 +115,103 @@ fn a_bypassed_payload_that_keeps_it_over_fails_with_a_clear_error() {
     };
     assert_eq!(*trigger_limit, 1_000);
     assert!(*used_tokens >= 1_000);
-    assert!(err.to_string().contains("narrow the request"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("Current context still exceeds the safe input budget"),
+        "the reference's fail-fast message: {err}"
+    );
 
     // Through a failed summary too.
     let request = need_summary(history, &limits(1_000, 5_000));
     assert!(request.on_error(&SummaryError::new("boom"), T0).is_err());
+}
+
+#[test]
+fn tool_messages_without_an_id_are_not_rendered() {
+    let mut id_less = tool_result("c1", "grep", &"line\n".repeat(40_000));
+    id_less.extra.remove("id");
+    let history = vec![
+        Message::new("user", "q"),
+        calling("c1", "grep"),
+        id_less.clone(),
+    ];
+    let ready = proceed(guard().before_model_call(history, &limits(100_000, 70_000), T0));
+    assert_eq!(
+        ready.messages[2], id_less,
+        "the reference cannot upsert a message without an id"
+    );
+    assert!(!ready.changed);
+}
+
+/// Reference quirk: the summariser's input is rebuilt without the names of
+/// user, system and assistant messages (tool messages keep theirs).
+#[test]
+fn the_summariser_sees_no_names_but_tool_names() {
+    let mut alice = Message::new("user", "from alice");
+    alice.name = Some("alice".into());
+    let history = vec![
+        alice,
+        calling("c1", "grep"),
+        tool_result("c1", "grep", "found"),
+        Message::new("user", "now"),
+    ];
+    let request = need_summary(history, &limits(10, 5_000));
+    let names: Vec<Option<&str>> = request
+        .messages()
+        .iter()
+        .map(|m| m.name.as_deref())
+        .collect();
+    assert_eq!(names, [None, None, Some("grep"), None, None]);
+    assert_eq!(
+        request.history()[0].name.as_deref(),
+        Some("alice"),
+        "the history keeps it"
+    );
+}
+
+/// Reference quirk: tool-call arguments count nothing inside the guard; `strict_counting` counts them.
+#[test]
+fn strict_counting_counts_tool_calls_toward_the_trigger() {
+    let mut call = calling("c1", "grep");
+    call.tool_calls = Some(vec![serde_json::from_value::<ToolCall>(json!({
+        "id": "c1", "type": "function",
+        "function": {"name": "grep", "arguments": json!({"q": "needle ".repeat(300)}).to_string()}
+    }))
+    .expect("valid call")]);
+    let mut result = tool_result("c1", "grep", "found");
+    result.set_kwarg(COMPACTED_FLAG, true.into());
+    let history = vec![
+        Message::new("user", "q"),
+        call,
+        result,
+        Message::new("user", "now"),
+    ];
+    let counter = TokenCounter::for_model("gpt-4o");
+    let metrics_count = counter.count_messages(&history);
+    let reference = guard();
+    let guard_count = reference.guard_counter().count(&history);
+    assert!(
+        metrics_count > guard_count + 300,
+        "{metrics_count} vs {guard_count}"
+    );
+    let between = limits(guard_count + 50, 5_000);
+    let ready = proceed(reference.before_model_call(history.clone(), &between, T0));
+    assert!(
+        !ready.metrics.is_over_trigger,
+        "the reference does not see the arguments"
+    );
+    let strict = Guard::with_config(
+        counter,
+        GuardConfig {
+            strict_counting: true,
+            ..GuardConfig::default()
+        },
+    );
+    let Decision::NeedSummary(request) = strict
+        .before_model_call(history, &between, T0)
+        .expect("runs")
+    else {
+        panic!("strict counting sees the arguments and compacts");
+    };
+    assert_eq!(request.before_tokens(), metrics_count);
 }

@@ -1,5 +1,6 @@
 //! The `summary_compact` lifecycle record carried by status events.
 
+use crate::tokens::Tokens;
 use serde::{Deserialize, Serialize};
 
 /// State of a summary compaction.
@@ -46,18 +47,18 @@ pub struct ContextCompaction {
     /// Lifecycle state.
     pub status: CompactionStatus,
     /// Tokens before compaction.
-    pub before_tokens: i64,
+    pub before_tokens: Tokens,
     /// Trigger limit in force.
-    pub trigger_limit: i64,
+    pub trigger_limit: Tokens,
     /// Target limit in force.
-    pub target_limit: i64,
+    pub target_limit: Tokens,
     /// Whether the legacy compaction path was used.
     pub used_legacy_fallback: bool,
     /// ISO 8601 UTC start time, e.g. `2026-06-23T14:55:34.512345+00:00`.
     pub created_at: String,
     /// Tokens after compaction (`completed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after_tokens: Option<i64>,
+    pub after_tokens: Option<Tokens>,
     /// Id of the summary message (`completed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary_message_id: Option<String>,
@@ -68,7 +69,7 @@ pub struct ContextCompaction {
 
 impl ContextCompaction {
     /// Tokens the compaction saved, when it completed.
-    pub fn tokens_saved(&self) -> Option<i64> {
+    pub fn tokens_saved(&self) -> Option<Tokens> {
         self.after_tokens
             .map(|after| (self.before_tokens - after).max(0))
     }

@@ -63,10 +63,10 @@ impl ContextState {
     /// Checks the numbers and the compaction record as [`StatusEvent::validate`] does.
     pub fn validate(&self) -> crate::Result<()> {
         if let Some(metrics) = &self.context_metrics {
-            super::event::validate_metrics(metrics)?;
+            super::event::check_metrics(metrics)?;
         }
         if let Some(compaction) = &self.context_compaction {
-            super::event::validate_compaction(compaction)?;
+            super::event::check_compaction(compaction)?;
         }
         Ok(())
     }

@@ -3,6 +3,49 @@
 use super::{is_iso8601_utc, ContextCompaction, Phase, EVENT_NAME};
 use crate::metrics::ContextMetricsSnapshot;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Why a status update was refused, and the field it failed on when one is to blame.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{detail}")]
+pub struct EventError {
+    /// The dotted path of the failing field (`phase`, `context_metrics.used_input_tokens`, …).
+    pub field: Option<String>,
+    /// What was wrong.
+    pub detail: String,
+}
+
+impl EventError {
+    fn new(field: Option<&str>, detail: impl Into<String>) -> Self {
+        EventError {
+            field: field.map(str::to_string),
+            detail: detail.into(),
+        }
+    }
+
+    /// A deserialisation failure, with the path where it stopped (a missing
+    /// field is named by its own path, not its parent's).
+    fn from_serde<E: std::fmt::Display>(error: serde_path_to_error::Error<E>) -> Self {
+        let path = error.path().to_string();
+        let detail = error.inner().to_string();
+        let missing = detail
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split('`').next());
+        let field = match (path.as_str(), missing) {
+            (".", Some(m)) => Some(m.to_string()),
+            (p, Some(m)) => Some(format!("{p}.{m}")),
+            (".", None) => None,
+            (p, None) => Some(p.to_string()),
+        };
+        EventError { field, detail }
+    }
+}
+
+impl From<EventError> for crate::Error {
+    fn from(e: EventError) -> Self {
+        crate::Error::invalid("status event", e.detail)
+    }
+}
 
 /// The JSON of one `data:` field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,9 +82,17 @@ impl StatusEvent {
 
     /// Parses and validates the JSON text of one `data:` field.
     pub fn parse(data: &str) -> crate::Result<Self> {
+        Ok(Self::check_text(data)?)
+    }
+
+    /// [`StatusEvent::parse`] with the failing field named.
+    pub fn check_text(data: &str) -> Result<Self, EventError> {
+        let mut json = serde_json::Deserializer::from_str(data);
         let event: StatusEvent =
-            serde_json::from_str(data).map_err(|e| crate::Error::invalid("status event", e))?;
-        event.validate()?;
+            serde_path_to_error::deserialize(&mut json).map_err(EventError::from_serde)?;
+        json.end()
+            .map_err(|e| EventError::new(None, e.to_string()))?;
+        event.check()?;
         Ok(event)
     }
 
@@ -50,52 +101,66 @@ impl StatusEvent {
     /// (`task_id`, `subtask_id`, `phase`, `context_metrics`,
     /// `context_compaction?`), whose `response_id` becomes its subtask id (its
     /// task id when it has none). Validated either way.
-    pub fn from_payload(payload: &serde_json::Value) -> crate::Result<Self> {
+    pub fn from_payload(payload: &Value) -> crate::Result<Self> {
+        Ok(Self::check_payload(payload)?)
+    }
+
+    /// [`StatusEvent::from_payload`] with the failing field named.
+    pub fn check_payload(payload: &Value) -> Result<Self, EventError> {
         let object = payload
             .as_object()
-            .ok_or_else(|| crate::Error::invalid("status event", "expected a JSON object"))?;
+            .ok_or_else(|| EventError::new(None, "expected a JSON object"))?;
         let event = if object.contains_key("type") {
-            StatusEvent::deserialize(payload)
-                .map_err(|e| crate::Error::invalid("status event", e))?
+            serde_path_to_error::deserialize::<_, StatusEvent>(payload)
+                .map_err(EventError::from_serde)?
         } else {
-            let wegent = WegentStatus::deserialize(payload)
-                .map_err(|e| crate::Error::invalid("status event", e))?;
-            let id = wegent
-                .subtask_id
-                .filter(|v| !v.is_null())
-                .or(wegent.task_id)
-                .ok_or_else(|| {
-                    crate::Error::invalid(
-                        "status event",
-                        "needs \"type\" (an SSE payload) or \"task_id\"/\"subtask_id\" (a chat:status_updated payload)",
-                    )
-                })?;
-            StatusEvent {
-                kind: EVENT_NAME.into(),
-                response_id: match id {
-                    serde_json::Value::String(s) => s,
-                    other => other.to_string(),
-                },
-                phase: wegent.phase,
-                context_metrics: wegent.context_metrics,
-                context_compaction: wegent.context_compaction,
-            }
+            serde_path_to_error::deserialize::<_, WegentStatus>(payload)
+                .map_err(EventError::from_serde)?
+                .into_event()?
         };
-        event.validate()?;
+        event.check()?;
         Ok(event)
+    }
+
+    /// [`StatusEvent::parse`] for a client that only needs to know whether to
+    /// apply an event: the same checks, without naming the failing field (the
+    /// path tracking costs a WebAssembly module about 45 KB, which the
+    /// toolbar's size budget cannot pay).
+    pub fn accept_text(data: &str) -> Option<Self> {
+        let event: StatusEvent = serde_json::from_str(data).ok()?;
+        event.check().ok()?;
+        Some(event)
+    }
+
+    /// [`StatusEvent::from_payload`] likewise: either shape, the same mapping
+    /// and checks, no field named.
+    pub fn accept_payload(payload: &Value) -> Option<Self> {
+        let object = payload.as_object()?;
+        let event = if object.contains_key("type") {
+            StatusEvent::deserialize(payload).ok()?
+        } else {
+            WegentStatus::deserialize(payload).ok()?.into_event().ok()?
+        };
+        event.check().ok()?;
+        Some(event)
     }
 
     /// Checks the invariants the wire promises.
     pub fn validate(&self) -> crate::Result<()> {
+        Ok(self.check()?)
+    }
+
+    /// [`StatusEvent::validate`] with the failing field named.
+    pub fn check(&self) -> Result<(), EventError> {
         if self.kind != EVENT_NAME {
-            return Err(crate::Error::invalid(
-                "status event",
+            return Err(EventError::new(
+                Some("type"),
                 format!("type must be \"{EVENT_NAME}\", got \"{}\"", self.kind),
             ));
         }
-        validate_metrics(&self.context_metrics)?;
+        check_metrics(&self.context_metrics)?;
         if let Some(compaction) = &self.context_compaction {
-            validate_compaction(compaction)?;
+            check_compaction(compaction)?;
         }
         Ok(())
     }
@@ -114,8 +179,35 @@ struct WegentStatus {
     context_compaction: Option<ContextCompaction>,
 }
 
+impl WegentStatus {
+    /// The SSE event of this payload: its `response_id` is the subtask id (the task id when
+    /// there is none).
+    fn into_event(self) -> Result<StatusEvent, EventError> {
+        let id = self
+            .subtask_id
+            .filter(|v| !v.is_null())
+            .or(self.task_id)
+            .ok_or_else(|| {
+                EventError::new(
+                    Some("type"),
+                    "needs \"type\" (an SSE payload) or \"task_id\"/\"subtask_id\" (a chat:status_updated payload)",
+                )
+            })?;
+        Ok(StatusEvent {
+            kind: EVENT_NAME.into(),
+            response_id: match id {
+                Value::String(s) => s,
+                other => other.to_string(),
+            },
+            phase: self.phase,
+            context_metrics: self.context_metrics,
+            context_compaction: self.context_compaction,
+        })
+    }
+}
+
 /// Every count of a snapshot is non-negative, as core computes them.
-pub(super) fn validate_metrics(metrics: &ContextMetricsSnapshot) -> crate::Result<()> {
+pub(super) fn check_metrics(metrics: &ContextMetricsSnapshot) -> Result<(), EventError> {
     let counts = [
         ("context_window", metrics.context_window),
         ("reserved_output_tokens", metrics.reserved_output_tokens),
@@ -132,21 +224,22 @@ pub(super) fn validate_metrics(metrics: &ContextMetricsSnapshot) -> crate::Resul
         ("target_limit", metrics.target_limit),
     ];
     match counts.iter().find(|(_, v)| *v < 0) {
-        Some((name, value)) => Err(crate::Error::invalid(
-            "status event",
-            format!("context_metrics.{name} must be ≥ 0, got {value}"),
-        )),
+        Some((name, value)) => {
+            let field = format!("context_metrics.{name}");
+            let detail = format!("{field} must be ≥ 0, got {value}");
+            Err(EventError::new(Some(&field), detail))
+        }
         None => Ok(()),
     }
 }
 
 /// A compaction record's `created_at` is an ISO 8601 UTC time.
-pub(super) fn validate_compaction(compaction: &ContextCompaction) -> crate::Result<()> {
+pub(super) fn check_compaction(compaction: &ContextCompaction) -> Result<(), EventError> {
     if is_iso8601_utc(&compaction.created_at) {
         return Ok(());
     }
-    Err(crate::Error::invalid(
-        "status event",
+    Err(EventError::new(
+        Some("context_compaction.created_at"),
         format!(
             "context_compaction.created_at \"{}\" is not an ISO 8601 UTC time",
             compaction.created_at
@@ -204,5 +297,54 @@ mod tests {
 
     fn map_remove(value: &mut serde_json::Value, key: &str) {
         value.as_object_mut().expect("object").remove(key);
+    }
+
+    #[test]
+    fn accept_agrees_with_parse_and_from_payload() {
+        let good = serde_json::json!({"type": "response.status.updated", "response_id": "r", "phase": "final",
+            "context_metrics": {"context_window": 100, "reserved_output_tokens": 10, "available_input_tokens": 90,
+            "used_input_tokens": 5, "remaining_input_tokens": 85, "remaining_percent": 94,
+            "display_remaining_tokens": 95, "display_remaining_percent": 95, "trigger_limit": 81,
+            "target_limit": 63, "is_over_trigger": false}});
+        let mut variants = vec![good.clone()];
+        let mut wegent = good.clone();
+        map_remove(&mut wegent, "type");
+        map_remove(&mut wegent, "response_id");
+        wegent["subtask_id"] = serde_json::Value::Null;
+        wegent["task_id"] = "t-9".into();
+        variants.push(wegent.clone());
+        map_remove(&mut wegent, "task_id");
+        variants.push(wegent);
+        for (path, bad) in [
+            ("/phase", serde_json::json!("nope")),
+            ("/type", serde_json::json!("other")),
+            ("/context_metrics/used_input_tokens", serde_json::json!(-1)),
+            ("/context_metrics/used_input_tokens", serde_json::json!(1.5)),
+            ("/context_metrics", serde_json::json!(null)),
+        ] {
+            let mut v = good.clone();
+            *v.pointer_mut(path).expect("a field of the event") = bad;
+            variants.push(v);
+        }
+        variants.extend([
+            serde_json::json!([1]),
+            serde_json::json!("x"),
+            serde_json::json!({}),
+        ]);
+        for v in &variants {
+            assert_eq!(
+                StatusEvent::accept_payload(v),
+                StatusEvent::from_payload(v).ok(),
+                "{v}"
+            );
+            let text = v.to_string();
+            assert_eq!(
+                StatusEvent::accept_text(&text),
+                StatusEvent::parse(&text).ok(),
+                "{text}"
+            );
+        }
+        assert!(StatusEvent::accept_payload(&variants[1]).is_some());
+        assert_eq!(StatusEvent::accept_text("{} trailing"), None);
     }
 }

@@ -1,18 +1,18 @@
 //! History helpers of the guard for JS hosts: tool-pair sanitising, the
 //! selection of recent user messages a checkpoint keeps, and reloading a
-//! stored conversation from its latest compaction checkpoint (SPEC §8).
+//! stored conversation (the reference backend's turns) from its latest
+//! compaction checkpoint (SPEC §8). Each runs the guard step of its kind.
 
 use super::args::{
-    describe, fail, is_array, is_nullish, json_arg, messages_arg, messages_from_json,
-    non_negative_int_arg, saturating_usize, string_arg, to_js, JsResult,
+    describe, fail, int_arg, is_array, is_nullish, json_arg, messages_arg, string_arg, to_js,
+    JsResult,
 };
-use crate::guard::{self, Turn, TurnRole};
-use crate::tokens::TokenCounter;
+use crate::guard::{self, GuardCounter, Turn, TurnRole, TurnStatus};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// Keeps a tool result only when an earlier assistant message called it, removes calls that got no
-/// result, and drops messages left empty.
+/// result (and their `tool_use` blocks in list content), and drops assistant messages left empty.
 #[wasm_bindgen(js_name = sanitizeToolPairs, unchecked_return_type = "Message[]")]
 pub fn sanitize_tool_pairs_js(
     #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
@@ -22,8 +22,10 @@ pub fn sanitize_tool_pairs_js(
     )?))
 }
 
-/// The most recent user messages (summaries excepted) within `tokenLimit` tokens, newest first, the
-/// last one cut to the remaining budget, each marked `checkpoint_retained`; returned oldest first.
+/// The user messages a checkpoint retains within `tokenLimit` tokens (summaries excepted), newest
+/// first, each costing `countMessages([m])`; the first that does not fit is cut to what is left (kept
+/// whole when its text fits). Each is a new message marked `checkpoint_retained` with a fresh uuid4
+/// id and no name; returned oldest first.
 #[wasm_bindgen(js_name = selectRecentUserMessages, unchecked_return_type = "Message[]")]
 pub fn select_recent_user_messages_js(
     #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
@@ -31,14 +33,40 @@ pub fn select_recent_user_messages_js(
     #[wasm_bindgen(unchecked_param_type = "string")] model: JsValue,
 ) -> JsResult<JsValue> {
     let messages = messages_arg(&messages, "messages")?;
-    let token_limit = saturating_usize(non_negative_int_arg(&token_limit, "tokenLimit")?);
-    let counter = TokenCounter::for_model(&string_arg(&model, "model")?);
-    to_js(&guard::select_recent_user_messages(
+    let token_limit = int_arg(&token_limit, "tokenLimit")?;
+    let counter = GuardCounter::for_model(&string_arg(&model, "model")?);
+    to_js(&guard::recent_user_messages(
         &messages,
         token_limit,
         &counter,
     ))
 }
+
+/// One of `names` as its enum value, or an error listing them.
+fn one_of<T: Copy>(v: Option<&Value>, at: &str, names: &[(&str, T)]) -> JsResult<T> {
+    let given = v.and_then(Value::as_str);
+    names
+        .iter()
+        .find(|(name, _)| Some(*name) == given)
+        .map(|(_, value)| *value)
+        .ok_or_else(|| {
+            let expected: Vec<String> = names.iter().map(|(n, _)| format!("{n:?}")).collect();
+            let got = v.map_or("nothing".into(), Value::to_string);
+            fail(at, format!("expected {}, got {got}", expected.join(" or ")))
+        })
+}
+
+const ROLES: &[(&str, TurnRole)] = &[("USER", TurnRole::User), ("ASSISTANT", TurnRole::Assistant)];
+
+const STATUSES: &[(&str, TurnStatus)] = &[
+    ("PENDING", TurnStatus::Pending),
+    ("RUNNING", TurnStatus::Running),
+    ("COMPLETED", TurnStatus::Completed),
+    ("FAILED", TurnStatus::Failed),
+    ("CANCELLED", TurnStatus::Cancelled),
+    ("DELETE", TurnStatus::Delete),
+    ("PENDING_CONFIRMATION", TurnStatus::PendingConfirmation),
+];
 
 fn turns_arg(v: &JsValue, arg: &str) -> JsResult<Vec<Turn>> {
     if !is_array(v) {
@@ -57,69 +85,67 @@ fn turns_arg(v: &JsValue, arg: &str) -> JsResult<Vec<Turn>> {
             let Some(turn) = item.as_object() else {
                 return Err(fail(
                     &at,
-                    "expected a turn object {role, completed?, messages?}",
+                    "expected a turn object {role, status, result?, prompt?}",
                 ));
             };
-            let role = match turn.get("role").and_then(Value::as_str) {
-                Some("user") => TurnRole::User,
-                Some("assistant") => TurnRole::Assistant,
-                _ => {
-                    let got = turn.get("role").map_or("nothing".into(), Value::to_string);
-                    return Err(fail(
-                        &format!("{at}.role"),
-                        format!("expected \"user\" or \"assistant\", got {got}"),
-                    ));
-                }
-            };
-            let completed = match turn.get("completed") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => *b,
+            let role = one_of(turn.get("role"), &format!("{at}.role"), ROLES)?;
+            let status = one_of(turn.get("status"), &format!("{at}.status"), STATUSES)?;
+            let prompt = match turn.get("prompt") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(p)) => Some(p.clone()),
                 Some(other) => {
                     return Err(fail(
-                        &format!("{at}.completed"),
-                        format!("expected a boolean, got {other}"),
+                        &format!("{at}.prompt"),
+                        format!("expected a string, got {other}"),
                     ))
                 }
             };
-            let messages = match turn.get("messages") {
-                None | Some(Value::Null) => Vec::new(),
-                Some(list) => messages_from_json(list, &format!("{at}.messages"))?,
-            };
+            let result = turn.get("result").filter(|r| !r.is_null()).cloned();
             Ok(Turn {
                 role,
-                completed,
-                messages,
+                status,
+                result,
+                prompt,
             })
         })
         .collect()
 }
 
-fn limit_arg(v: &JsValue) -> JsResult<Option<usize>> {
+/// `null`/`undefined` (no limit) or an integer; 0 and negative limits are no limit too.
+fn limit_arg(v: &JsValue) -> JsResult<Option<i64>> {
     if is_nullish(v) {
         return Ok(None);
     }
-    Ok(Some(saturating_usize(non_negative_int_arg(v, "limit")?)))
+    Ok(Some(int_arg(v, "limit")?))
 }
 
-/// The turns to reload: from the latest checkpoint (the last completed assistant turn whose
-/// messages carry `summary_compacted`) on, or all of them without one; with `limit`, the checkpoint
-/// plus the newest `limit - 1` turns (the newest `limit` without a checkpoint).
+/// The turns a history reload returns (the HTTP history's statuses: completed, cancelled and
+/// failed turns): from the latest checkpoint (the last completed assistant turn whose
+/// `result.messages_chain` carries `summary_compacted: true`) on, or all of them without one; with a
+/// positive `limit`, the checkpoint plus the newest `limit - 1` turns after it (the newest `limit`
+/// without a checkpoint).
 #[wasm_bindgen(js_name = latestCheckpoint, unchecked_return_type = "Turn[]")]
 pub fn latest_checkpoint_js(
     #[wasm_bindgen(unchecked_param_type = "Turn[]")] turns: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: JsValue,
 ) -> JsResult<JsValue> {
     let turns = turns_arg(&turns, "turns")?;
-    to_js(&guard::latest_checkpoint(&turns, limit_arg(&limit)?))
+    let selected: Vec<&Turn> = guard::checkpoint_reload(&turns, limit_arg(&limit)?, true, None)
+        .into_iter()
+        .map(|i| &turns[i])
+        .collect();
+    to_js(&selected)
 }
 
-/// The model history to reload: the messages of `latestCheckpoint(turns, limit)` in order, tool
-/// pairs sanitised.
+/// The model history to reload: the messages of `latestCheckpoint(turns, limit)` in order (a user
+/// turn's `prompt`; an assistant turn's `messages_chain`, or its `value`), tool pairs sanitised.
 #[wasm_bindgen(js_name = reloadMessages, unchecked_return_type = "Message[]")]
 pub fn reload_messages_js(
     #[wasm_bindgen(unchecked_param_type = "Turn[]")] turns: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: JsValue,
 ) -> JsResult<JsValue> {
     let turns = turns_arg(&turns, "turns")?;
-    to_js(&guard::reload_messages(&turns, limit_arg(&limit)?))
+    let messages =
+        guard::reload_messages(&turns, limit_arg(&limit)?).map_err(|e| fail("turns", e))?;
+    to_js(&messages)
 }

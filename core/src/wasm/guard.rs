@@ -11,17 +11,17 @@
 //! back a fresh one).
 
 use super::args::{
-    describe, fail, int_arg, is_array, is_nullish, js_number, messages_arg, model_config_arg,
-    non_negative, object_arg, saturating_usize, string_arg, to_js, typed, JsResult, Thrown,
+    describe, fail, int_arg, is_array, is_nullish, js_number, json_arg, messages_arg,
+    model_config_arg, non_negative, object_arg, string_arg, to_js, typed, JsResult, Thrown,
 };
 use crate::budget::{context_limits, ContextLimits};
 use crate::guard::{
     self, AfterError, CompactionEvent, Decision, Guard, GuardConfig, Ready, SummaryError,
 };
-use crate::message::Message;
+use crate::message::{Content, Message};
 use crate::metrics::ContextMetricsSnapshot;
 use crate::protocol::{failure_reason, CompactionStatus, ContextCompaction, StatusEvent};
-use crate::tokens::TokenCounter;
+use crate::tokens::{TokenCounter, Tokens};
 use crate::tool_output::TruncationPolicy;
 use crate::traces::ProtectionTrace;
 use crate::Error;
@@ -93,7 +93,7 @@ struct ReplacementView<'a> {
 struct ReadyView<'a> {
     kind: &'static str,
     messages: &'a [Message],
-    used_tokens: i64,
+    used_tokens: Tokens,
     metrics: &'a ContextMetricsSnapshot,
     changed: bool,
     replacement: Option<ReplacementView<'a>>,
@@ -143,6 +143,7 @@ struct GuardOptions {
     recent_user_token_limit: Option<i64>,
     max_overflow_retries: Option<i64>,
     heartbeat_interval_ms: Option<i64>,
+    strict_counting: Option<bool>,
 }
 
 fn policy_checked(policy: TruncationPolicy, arg: &str) -> JsResult<TruncationPolicy> {
@@ -171,8 +172,7 @@ fn options_arg(v: &JsValue) -> JsResult<(GuardConfig, Option<i64>)> {
         config.summary_enabled = enabled;
     }
     if let Some(limit) = given.recent_user_token_limit {
-        config.recent_user_token_limit =
-            saturating_usize(non_negative(limit, "options.recent_user_token_limit")?);
+        config.recent_user_token_limit = non_negative(limit, "options.recent_user_token_limit")?;
     }
     if let Some(retries) = given.max_overflow_retries {
         let arg = "options.max_overflow_retries";
@@ -182,6 +182,9 @@ fn options_arg(v: &JsValue) -> JsResult<(GuardConfig, Option<i64>)> {
     if let Some(ms) = given.heartbeat_interval_ms {
         let ms = non_negative(ms, "options.heartbeat_interval_ms")?;
         config.heartbeat_interval_micros = ms.saturating_mul(1000);
+    }
+    if let Some(strict) = given.strict_counting {
+        config.strict_counting = strict;
     }
     Ok((config, given.auto_compact_token_limit))
 }
@@ -343,18 +346,19 @@ impl SummaryRequest {
         Ok(self.pending()?.removed_history_items() as f64)
     }
 
-    /// The summariser answered with `text` at `nowMs`: the history is replaced (system messages,
-    /// recent user messages marked `checkpoint_retained`, one summary message) and the `completed`
-    /// event is in `events`; an empty summary falls back (`summary_compact_not_applicable`).
+    /// The summariser answered with `reply` (its text, or its content parts) at `nowMs`: the history
+    /// is replaced (system messages, recent user messages marked `checkpoint_retained`, one summary
+    /// message, each with an id) and the `completed` event is in `events`; an empty reply falls back
+    /// (`summary_compact_not_applicable`).
     #[wasm_bindgen(js_name = onSummary, unchecked_return_type = "GuardProceed | GuardFallback")]
     pub fn on_summary(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SummaryReply")] reply: JsValue,
         #[wasm_bindgen(js_name = nowMs, unchecked_param_type = "number")] now_ms: JsValue,
     ) -> JsResult<JsValue> {
-        let text = string_arg(&text, "text")?;
+        let reply = reply_arg(&reply, "reply")?;
         let now = now_arg(&now_ms, "nowMs")?;
-        let ready = self.take()?.on_summary(&text, now).map_err(guard_error)?;
+        let ready = self.take()?.on_summary(reply, now).map_err(guard_error)?;
         ready_to_js(&ready, &self.response_id)
     }
 
@@ -414,6 +418,23 @@ impl SummaryRequest {
 }
 
 /// A `SummaryFailure`: a string, or an object (an `Error` included) with `message` and `status?`.
+/// A `SummaryReply`: the reply's text, or its content parts.
+fn reply_arg(v: &JsValue, arg: &str) -> JsResult<Content> {
+    if let Some(text) = v.as_string() {
+        return Ok(Content::Text(text));
+    }
+    if !is_array(v) {
+        return Err(fail(
+            arg,
+            format!(
+                "expected a string or an array of content parts, got {}",
+                describe(v)
+            ),
+        ));
+    }
+    typed(json_arg(v, arg)?, arg)
+}
+
 fn summary_failure_arg(v: &JsValue, arg: &str) -> JsResult<SummaryError> {
     if let Some(message) = v.as_string() {
         return Ok(SummaryError::new(message));
@@ -449,11 +470,14 @@ fn summary_failure_arg(v: &JsValue, arg: &str) -> JsResult<SummaryError> {
     Ok(error)
 }
 
-/// Whether a failed model call was rejected for being too long: HTTP 413, or a message with one of
-/// the known provider phrasings (English and Chinese); a bare 400 is not one.
+/// Whether a failed model call was rejected for being too long (`{message, status?}`, an `Error`, or
+/// its text): status 413, or a message that, lower-cased, holds one of the known provider phrasings
+/// (English and Chinese); a bare 400 is not one.
 #[wasm_bindgen(js_name = isContextTooLongError)]
 pub fn is_context_too_long_error_js(
     #[wasm_bindgen(unchecked_param_type = "SummaryFailure")] error: JsValue,
 ) -> JsResult<bool> {
-    Ok(summary_failure_arg(&error, "error")?.is_context_too_long())
+    Ok(guard::is_context_too_long(&summary_failure_arg(
+        &error, "error",
+    )?))
 }

@@ -1,7 +1,7 @@
 //! Token counts for JS hosts: a text, or a chat message list with its
 //! per-message and reply-priming overhead (SPEC §1).
 
-use super::args::{counter_arg, messages_arg, string_arg, JsResult};
+use super::args::{counter_arg, fail, messages_arg, string_arg, JsResult};
 use wasm_bindgen::prelude::*;
 
 /// Number of tokens of `text` under `model`'s encoding (ordinary encoding: special-token text is plain text).
@@ -11,7 +11,11 @@ pub fn count_tokens(
     #[wasm_bindgen(unchecked_param_type = "string")] model: JsValue,
 ) -> JsResult<f64> {
     let text = string_arg(&text, "text")?;
-    Ok(counter_arg(&model)?.count_text(&text) as f64)
+    // Working memory that cannot be had is a thrown Error, never a trap.
+    let tokens = counter_arg(&model)?
+        .try_count_text(&text)
+        .map_err(|e| fail("text", e))?;
+    Ok(tokens as f64)
 }
 
 /// Tokens of a chat message list, with the per-message and reply-priming overhead (`[]` counts 3).

@@ -204,14 +204,17 @@ export type InputBlock = InputTextBlock | InputImageBlock;
 /** The user message as the backend sends it: the message itself when no attachment adds anything, else blocks. */
 export type ComposedMessage = string | InputBlock[];
 /** Who produced a stored turn. */
-export type TurnRole = "user" | "assistant";
-/** One stored turn of a conversation, oldest first in a list. */
+export type TurnRole = "USER" | "ASSISTANT";
+/** The status of a stored turn, as the backend records its subtasks. */
+export type TurnStatus = "PENDING" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED" | "DELETE" | "PENDING_CONFIRMATION";
+/** One stored turn of a conversation, oldest first in a list (the reference backend's subtask). */
 export interface Turn {
   role: TurnRole;
-  /** Whether the turn finished (a failed or cancelled reply is never a checkpoint); default false. */
-  completed?: boolean | null;
-  /** The messages stored for the turn (for a compacted assistant turn: retained users, summary, reply). */
-  messages?: Message[] | null;
+  status: TurnStatus;
+  /** What an assistant turn stored: `{value?, messages_chain?}` (a compacted turn's chain holds the retained users, the summary and the reply). */
+  result?: { value?: JsonValue; messages_chain?: Message[]; [key: string]: unknown } | JsonValue | null;
+  /** What a user turn said. */
+  prompt?: string | null;
 }
 /** Tunables of a `ContextGuard`; every field is optional and defaults to the production configuration. */
 export interface GuardOptions {
@@ -229,12 +232,18 @@ export interface GuardOptions {
   max_overflow_retries?: number | null;
   /** Interval between `in_progress` heartbeats, in milliseconds (default 15000). */
   heartbeat_interval_ms?: number | null;
+  /**
+   * Count as the metrics do instead of reproducing the reference's guard (default false): tool calls
+   * count in the usage, the trim and the emergency pass, and retained users are measured without a
+   * reply priming each and cut so that they fit their limit.
+   */
+  strict_counting?: boolean | null;
 }
 /** A `summary_compact` status event (SPEC §4): it always carries the `context_compaction` record. */
 export type CompactionStatusEvent = StatusEvent & { phase: "summary_compact"; context_compaction: ContextCompaction };
 /** A completed summary compaction: what replaced the history. */
 export interface Replacement {
-  /** The summary body as the summariser returned it, trimmed. */
+  /** The summary body as the summariser returned it, stripped. */
   summary_text: string;
   /** The `id` of the summary message. */
   summary_message_id: string;
@@ -276,5 +285,7 @@ export interface GuardRetry { kind: "retry"; request: SummaryRequest }
 export type AfterSummaryError = GuardRetry | GuardFallback;
 /** How the summariser call failed: its error text, or an object (an `Error` fits) with the HTTP status when there was one. */
 export type SummaryFailure = string | { message: string; status?: number | null };
+/** What the summariser replied: its text, or its content parts (text and `thinking` parts are read). */
+export type SummaryReply = string | ContentPart[];
 /** Why a compaction fell back. */
 export type FailureReason = "summary_compact_failed" | "summary_compact_not_applicable";

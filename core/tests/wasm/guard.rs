@@ -13,16 +13,16 @@ use wasm_bindgen_test::*;
 const NOW_MS: f64 = 1_782_226_534_512.0;
 const CREATED_AT: &str = "2026-06-23T14:55:34.512000+00:00";
 
-fn at(list: &JsValue, index: u32) -> JsValue {
+pub(crate) fn at(list: &JsValue, index: u32) -> JsValue {
     Reflect::get_u32(list, index).expect("index read")
 }
 
-fn len(list: &JsValue) -> u32 {
+pub(crate) fn len(list: &JsValue) -> u32 {
     assert!(Array::is_array(list), "an array: {}", stringify(list));
     list.unchecked_ref::<Array>().length()
 }
 
-fn stringify(v: &JsValue) -> String {
+pub(crate) fn stringify(v: &JsValue) -> String {
     String::from(JSON::stringify(v).expect("serialisable"))
 }
 
@@ -48,7 +48,7 @@ fn thrown(result: Result<JsValue, JsValue>) -> js_sys::Error {
     value.unchecked_into()
 }
 
-fn message(result: Result<JsValue, JsValue>) -> String {
+pub(crate) fn message(result: Result<JsValue, JsValue>) -> String {
     String::from(thrown(result).message())
 }
 
@@ -102,7 +102,7 @@ fn one_compaction_through_the_js_api() {
     assert_eq!(get(&last, "role"), s("user"));
     assert!(get(&last, "content")
         .as_string()
-        .is_some_and(|t| t.starts_with("You are compacting this conversation")));
+        .is_some_and(|t| t.starts_with("You are performing a CONTEXT CHECKPOINT COMPACTION.")));
     let input_tokens = ok(call(&first, "inputTokens", &[]))
         .as_f64()
         .expect("number");
@@ -253,7 +253,7 @@ fn under_the_trigger_it_proceeds_and_other_errors_fall_back() {
     // The source pass marks tool outputs compacted.
     let with_tool = js(r#"[{"role":"user","content":"q"},
             {"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"sh","arguments":"{}"}}]},
-            {"role":"tool","tool_call_id":"c1","name":"sh","content":"ok"}]"#);
+            {"role":"tool","tool_call_id":"c1","name":"sh","content":"ok","id":"t1"}]"#);
     let decision = ok(call(&guard, "beforeModelCall", &[with_tool, n(NOW_MS)]));
     assert_eq!(get(&decision, "changed"), JsValue::TRUE);
     let tool = at(&get(&decision, "messages"), 2);
@@ -348,11 +348,12 @@ fn a_bypassed_payload_throws_a_typed_error() {
     ));
     let error = thrown(call(&guard, "beforeModelCall", &[history, n(NOW_MS)]));
     let text = String::from(error.message());
-    assert!(
-        text.starts_with("history: the request is still over the context limit ("),
-        "{text}"
+    assert_eq!(
+        text,
+        "history: Current context still exceeds the safe input budget after compaction, and at least \
+         one protected payload cannot be truncated safely. Narrow the request or avoid direct \
+         injection for this turn."
     );
-    assert!(text.contains("narrow the request"), "{text}");
     let error = JsValue::from(error);
     assert_eq!(get(&error, "code"), s("bypassed_payload_too_large"));
     assert_eq!(get(&error, "trigger_limit"), n(300.0));
@@ -477,7 +478,7 @@ fn bad_arguments_throw_errors_naming_them() {
     );
     assert_eq!(
         message(call(&request, "onSummary", &[JsValue::NULL, n(NOW_MS)])),
-        "text: expected a string, got null"
+        "reply: expected a string or an array of content parts, got null"
     );
     assert_eq!(
         message(call(&request, "fallBack", &[n(NOW_MS), s("tired")])),
@@ -485,92 +486,56 @@ fn bad_arguments_throw_errors_naming_them() {
     );
     // Rejected arguments do not spend the request.
     assert_eq!(ok(call(&request, "attempt", &[])), n(1.0));
-
-    assert_eq!(
-        message(
-            select_recent_user_messages_js(js("[]"), n(-1.0), s("gpt-4o")).map_err(JsValue::from)
-        ),
-        "tokenLimit: must be ≥ 0, got -1"
-    );
-    assert_eq!(
-        message(
-            reload_messages_js(js(r#"[{"role":"bot"}]"#), JsValue::UNDEFINED)
-                .map_err(JsValue::from)
-        ),
-        "turns[0].role: expected \"user\" or \"assistant\", got \"bot\""
-    );
-    assert_eq!(
-        message(
-            reload_messages_js(
-                js(r#"[{"role":"user","messages":[{"role":9}]}]"#),
-                JsValue::UNDEFINED
-            )
-            .map(|_| JsValue::NULL)
-            .map_err(JsValue::from)
-        )
-        .split(':')
-        .next()
-        .unwrap_or_default(),
-        "turns[0].messages[0]"
-    );
-    assert_eq!(
-        message(latest_checkpoint_js(js("[]"), n(1.5)).map_err(JsValue::from)),
-        "limit: expected an integer, got 1.5"
-    );
-    assert_eq!(
-        message(sanitize_tool_pairs_js(js("{}")).map_err(JsValue::from)),
-        "messages: expected an array of message objects, got a value of type object"
-    );
 }
 
 #[wasm_bindgen_test]
-fn free_functions_of_the_guard() {
-    let messages = js(r#"[{"role":"user","content":"q"},
-            {"role":"tool","tool_call_id":"gone","content":"orphan"},
-            {"role":"assistant","content":"a"}]"#);
-    let clean = sanitize_tool_pairs_js(messages).expect("sanitises");
-    assert_eq!(
-        stringify(&clean),
-        r#"[{"role":"user","content":"q"},{"role":"assistant","content":"a"}]"#
+fn strict_counting_counts_tool_calls_as_the_metrics_do() {
+    let args = format!(r#"{{\"q\":\"{}\"}}"#, "needle ".repeat(100));
+    let history = format!(
+        r#"[{{"role":"user","content":"q"}},
+            {{"role":"assistant","content":"","tool_calls":[{{"id":"c1","type":"function","function":{{"name":"grep","arguments":"{args}"}}}}]}},
+            {{"role":"tool","tool_call_id":"c1","name":"grep","content":"found","id":"t1","additional_kwargs":{{"compacted":true}}}}]"#
     );
+    let used = |options: &str| {
+        let guard = small_guard(options);
+        let ready = ok(call(&guard, "beforeModelCall", &[js(&history), n(NOW_MS)]));
+        assert_eq!(get(&ready, "kind"), s("proceed"));
+        get(&ready, "used_tokens").as_f64().expect("number")
+    };
+    let metrics = count_messages(js(&history), s("gpt-4o")).expect("counts");
+    let reference = used(r#"{"auto_compact_token_limit":100000}"#);
+    let strict = used(r#"{"auto_compact_token_limit":100000,"strict_counting":true}"#);
+    assert_eq!(strict, metrics);
+    assert!(
+        reference + 100.0 < strict,
+        "the reference's guard counts no tool-call arguments"
+    );
+    let m = message(
+        ContextGuard::new(
+            s("gpt-4o"),
+            JsValue::NULL,
+            js(r#"{"strict_counting":"yes"}"#),
+        )
+        .map(JsValue::from)
+        .map_err(JsValue::from),
+    );
+    assert!(m.starts_with("options: invalid type: string"), "{m}");
+}
 
-    let users = js(
-        r#"[{"role":"user","content":"one"},{"role":"assistant","content":"a"},{"role":"user","content":"two"}]"#,
-    );
-    let recent = select_recent_user_messages_js(users, n(1000.0), s("gpt-4o")).expect("selects");
-    assert_eq!(
-        stringify(&recent),
-        r#"[{"role":"user","content":"one","additional_kwargs":{"checkpoint_retained":true}},{"role":"user","content":"two","additional_kwargs":{"checkpoint_retained":true}}]"#
-    );
-
-    let turns = js(
-        r#"[{"role":"user","completed":true,"messages":[{"role":"user","content":"u1"}]},
-            {"role":"assistant","completed":true,"messages":[
-              {"role":"user","content":"[COMPACT SUMMARY] s","additional_kwargs":{"summary_compacted":true}},
-              {"role":"assistant","content":"a1"}]},
-            {"role":"user","messages":[{"role":"user","content":"u2"}]}]"#,
-    );
-    let reloaded = reload_messages_js(turns.clone(), JsValue::UNDEFINED).expect("reloads");
-    let contents: Vec<String> = (0..len(&reloaded))
-        .map(|i| {
-            get(&at(&reloaded, i), "content")
-                .as_string()
-                .unwrap_or_default()
-        })
-        .collect();
-    assert_eq!(contents, ["[COMPACT SUMMARY] s", "a1", "u2"]);
-    let one = latest_checkpoint_js(turns, n(1.0)).expect("selects");
-    assert_eq!(len(&one), 1);
-    assert_eq!(get(&at(&one, 0), "role"), s("assistant"));
-    assert_eq!(get(&at(&one, 0), "completed"), JsValue::TRUE);
-
-    let too_long = |v: JsValue| is_context_too_long_error_js(v).expect("valid failure");
-    assert!(too_long(s("输入长度超过限制")));
-    assert!(too_long(js(r#"{"message":"whatever","status":413}"#)));
-    assert!(!too_long(js(
-        r#"{"message":"invalid parameter","status":400}"#
-    )));
-    assert!(too_long(
-        js_sys::Error::new("This model's maximum context length is 8192").into()
+#[wasm_bindgen_test]
+fn a_summary_reply_may_be_content_parts() {
+    let guard = small_guard(r#"{"auto_compact_token_limit":300}"#);
+    let decision = ok(call(
+        &guard,
+        "beforeModelCall",
+        &[long_history(), n(NOW_MS)],
     ));
+    let request = get(&decision, "request");
+    let reply =
+        js(r#"[{"type":"thinking","thinking":"Objective: "},{"type":"text","text":"answer"}]"#);
+    let done = ok(call(&request, "onSummary", &[reply, n(NOW_MS)]));
+    assert_eq!(
+        get(&get(&done, "replacement"), "summary_text"),
+        s("Objective: answer")
+    );
 }

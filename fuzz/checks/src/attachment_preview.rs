@@ -107,7 +107,7 @@ pub fn check(data: &[u8]) {
             assert_eq!(report.attachment_id, "");
             assert_eq!(report.tokens, tokens);
             assert_eq!(report.allocation, limit);
-            assert_eq!(report.truncated, tokens as i64 > limit);
+            assert_eq!(report.truncated, tokens > limit);
             any_cut |= report.truncated;
             if !report.truncated {
                 assert_eq!(body_out, body, "a header-less block within the limit changed");
@@ -156,7 +156,7 @@ fn check_segments(
             "allocation {} outside 0..={limit}",
             report.allocation
         );
-        assert_eq!(report.truncated, tokens as i64 > report.allocation);
+        assert_eq!(report.truncated, tokens > report.allocation);
         allocated += report.allocation;
         any_cut |= report.truncated;
         if seg_body.is_empty() {

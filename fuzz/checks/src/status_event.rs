@@ -20,6 +20,11 @@ pub fn check(data: &[u8]) {
         return;
     };
     let value = serde_json::from_str::<Value>(text).ok();
+    assert_eq!(
+        StatusEvent::accept_text(text),
+        StatusEvent::parse(text).ok(),
+        "accept_text and parse disagree"
+    );
     if let Ok(event) = StatusEvent::parse(text) {
         round_trips(&event);
         let value = value.as_ref().expect("text an event parses from is JSON");

@@ -7,9 +7,10 @@
 //! parse, as the host ignores it), `restore: JSON` (a page load from saved
 //! state), `open`, `lost`, `notfound`, `offline`, `online`.
 //!
-//! Properties: no sequence panics; an event is applied exactly when it is a
-//! `response.status.updated` event with a readable id above the last applied
-//! one and a valid payload, and then its id is the toolbar's; an event that
+//! Properties: no sequence panics; an event of another name is unknown, one
+//! with an unreadable id or an invalid payload malformed, and an applied
+//! event's id becomes the toolbar's (stale ids and rewinds are the cursor's
+//! rules, `ctxguard_web::ids`); an event that
 //! is not applied changes nothing shown but the ignored counts; the
 //! compaction shown always equals the last applied compaction record (from
 //! an event, a snapshot or a restore) with its numbers; the bar's percentages
@@ -17,7 +18,9 @@
 
 use crate::input;
 use ctxguard_core::protocol::{CompactionStatus, ContextCompaction, ContextState, StatusEvent, EVENT_NAME};
-use ctxguard_web::state::{CompactionView, EventOutcome, Toolbar, ToolbarView};
+use ctxguard_web::saved::SavedToolbar;
+use ctxguard_web::state::{EventOutcome, Toolbar};
+use ctxguard_web::view::{CompactionView, ToolbarView};
 
 /// Runs one input.
 pub fn check(data: &[u8]) {
@@ -66,9 +69,11 @@ pub fn check(data: &[u8]) {
                 }
             }
             "restore" => {
-                let saved = ContextState::parse(value).ok();
-                run.last_id = saved.as_ref().map(|s| s.event_id);
-                run.shown = saved.as_ref().and_then(|s| s.context_compaction.clone());
+                let saved = serde_json::from_str::<SavedToolbar>(value)
+                    .ok()
+                    .filter(|s| s.state.validate().is_ok());
+                run.last_id = saved.as_ref().map(|s| s.state.event_id);
+                run.shown = saved.as_ref().and_then(|s| s.state.context_compaction.clone());
                 run.toolbar = Toolbar::restored_from(saved, run.now_ms);
             }
             "open" => run.toolbar.stream_opened(),
@@ -93,18 +98,17 @@ struct Run {
 impl Run {
     fn event(&mut self, id: Option<&str>, name: &str, data: &str) {
         let before = self.toolbar.view(self.now_ms);
-        let parsed_id = id.and_then(|i| i.trim().parse::<u64>().ok());
+        let parsed_id = id.and_then(ctxguard_web::ids::id_from_str);
         let event = StatusEvent::parse(data).ok();
-        let applies = name == EVENT_NAME
-            && event.is_some()
-            && parsed_id.is_some_and(|i| self.last_id.is_none_or(|last| i > last));
+        let readable = parsed_id.is_some() && event.is_some();
         let outcome = self.toolbar.apply_event(id, name, data, self.now_ms);
-        assert_eq!(
-            outcome == EventOutcome::Applied,
-            applies,
-            "event id {id:?} name {name:?}: {outcome:?}"
-        );
-        if applies {
+        match outcome {
+            _ if name != EVENT_NAME => assert_eq!(outcome, EventOutcome::Unknown),
+            _ if !readable => assert_eq!(outcome, EventOutcome::Malformed),
+            // A readable event applies, unless its id is stale (or one the cursor rejects).
+            _ => assert_ne!(outcome, EventOutcome::Unknown),
+        }
+        if outcome == EventOutcome::Applied {
             self.last_id = parsed_id;
             if let Some(c) = event.and_then(|e| e.context_compaction) {
                 self.shown = Some(c);
@@ -172,9 +176,13 @@ impl Run {
                 assert!((0.0..=100.0).contains(&p), "a share of the window is {p}");
             }
         }
-        if let Some(saved) = self.toolbar.snapshot() {
-            let json = serde_json::to_string(&saved).expect("a snapshot serialises");
-            assert_eq!(ContextState::parse(&json).ok(), Some(saved), "the saved state does not read back");
+        if let Some(saved) = self.toolbar.saved() {
+            let json = serde_json::to_string(&saved.state).expect("a snapshot serialises");
+            assert_eq!(
+                ContextState::parse(&json).ok(),
+                Some(saved.state),
+                "the saved state does not read back"
+            );
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The per-source legend of used tokens, shown when events carry a breakdown.
 
 use crate::i18n::{group_thousands, Lang, Text};
-use crate::state::BreakdownPart;
+use crate::view::BreakdownPart;
 use leptos::prelude::*;
 
 /// One chip per source with its tokens; nothing when there is no breakdown.
@@ -25,7 +25,7 @@ pub fn Breakdown(
                     }
                 })
                 .collect_view();
-            view! { <ul class="legend" data-testid="ctxguard-breakdown">{items}</ul> }
+            view! { <ul class="legend" part="legend" data-testid="ctxguard-breakdown">{items}</ul> }
         })
     }
 }

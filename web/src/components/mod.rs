@@ -1,14 +1,16 @@
 //! The views. Each takes signals and a language and renders text only (never
-//! HTML from event strings).
+//! HTML from event strings or file names).
 
 mod attachment_panel;
 mod breakdown;
 mod clock;
+mod history;
 mod toolbar;
 mod usage_bar;
 
-pub use attachment_panel::{read_file, AttachmentPanel};
+pub use attachment_panel::{files_of, read_file, read_files, AttachmentPanel};
 pub use breakdown::Breakdown;
 pub use clock::use_now_ms;
+pub use history::HistoryList;
 pub use toolbar::StatusToolbar;
 pub use usage_bar::UsageBar;

@@ -1,9 +1,13 @@
-//! The status toolbar: one compact line (remaining, usage, over-trigger,
-//! compaction, connection) above the usage bar and the per-source legend.
+//! The status toolbar: one line (remaining, usage, over-trigger, compaction,
+//! forecast, the compaction count, connection) above the usage bar and the
+//! per-source legend; the count opens the compaction history. `compact`
+//! keeps the line alone, with a thin bar under it.
 
-use super::{Breakdown, UsageBar};
+use super::{Breakdown, HistoryList, UsageBar};
 use crate::i18n::{Lang, Text};
-use crate::state::{CompactionView, Toolbar, ToolbarView};
+use crate::state::Toolbar;
+use crate::view::{CompactionView, ToolbarView};
+use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 
 /// The toolbar for `state` at the time in `now_ms`.
@@ -13,10 +17,12 @@ pub fn StatusToolbar(
     #[prop(into)] now_ms: Signal<f64>,
     lang: Lang,
     #[prop(optional, into)] session: Option<String>,
+    #[prop(optional)] compact: bool,
 ) -> impl IntoView {
     let view_model: Memo<ToolbarView> = Memo::new(move |_| state.with(|t| t.view(now_ms.get())));
     let metrics = Memo::new(move |_| view_model.with(|v| v.metrics.clone()));
     let compaction = Memo::new(move |_| view_model.with(|v| v.compaction.clone()));
+    let history_open = RwSignal::new(false);
     let text = Text(lang);
 
     let remaining =
@@ -32,11 +38,62 @@ pub fn StatusToolbar(
             m.as_ref().filter(|m| m.over_trigger).map(|m| {
                 let t = Text(lang);
                 view! {
-                    <span class="chip chip-over" data-testid="ctxguard-over-trigger" title=t.over_trigger_title(m.trigger_tokens)>
+                    <span class="chip chip-over" part="over-trigger" data-testid="ctxguard-over-trigger" title=t.over_trigger_title(m.trigger_tokens)>
                         {t.over_trigger()}
                     </span>
                 }
             })
+        })
+    };
+    let forecast = move || {
+        view_model.with(|v| v.forecast).map(|f| {
+            let t = Text(lang);
+            view! {
+                <span
+                    class="chip chip-forecast"
+                    class:is-due=f.turns == 0
+                    part="forecast"
+                    data-testid="ctxguard-forecast"
+                    data-turns=f.turns.to_string()
+                    data-short=t.forecast_short(f.turns)
+                    title=t.forecast_title(f.tokens_per_turn)
+                >
+                    {move || {
+                        let (main, detail) = Text(lang).forecast_parts(f.turns);
+                        view! { <span class="label">{main}<span class="label-detail">{detail}</span></span> }
+                    }}
+                </span>
+            }
+        })
+    };
+    let toggle_history = move || history_open.update(|open| *open = !*open);
+    let history_count = move || {
+        let n = view_model.with(|v| v.history_count);
+        (n > 0).then(|| {
+            let t = Text(lang);
+            view! {
+                <span
+                    class="chip chip-count"
+                    part="history-count"
+                    role="button"
+                    tabindex="0"
+                    data-testid="ctxguard-compaction-count"
+                    data-count=n.to_string()
+                    aria-expanded=move || history_open.get().to_string()
+                    aria-controls="ctxguard-history"
+                    title=t.compaction_count(n)
+                    aria-label=t.compaction_count(n)
+                    on:click=move |_| toggle_history()
+                    on:keydown=move |ev: KeyboardEvent| {
+                        if ev.key() == "Enter" || ev.key() == " " {
+                            ev.prevent_default();
+                            toggle_history();
+                        }
+                    }
+                >
+                    <span class="label">{n}<span class="label-detail">{t.compaction_count_noun(n)}</span></span>
+                </span>
+            }
         })
     };
     let compaction_state = move || compaction.with(CompactionView::state);
@@ -49,59 +106,84 @@ pub fn StatusToolbar(
             let n = v.ignored.rejected();
             (n > 0).then(|| {
                 view! {
-                    <span class="tb-ignored" data-testid="ctxguard-ignored" data-count=n.to_string()>
+                    <span class="tb-ignored" part="ignored" data-testid="ctxguard-ignored" data-count=n.to_string()>
                         {Text(lang).ignored(n)}
                     </span>
                 }
             })
         })
     };
+    let history = move || {
+        (history_open.get() && view_model.with(|v| v.history_count > 0))
+            .then(|| view! { <HistoryList state=state lang=lang /> })
+    };
 
     view! {
-        <header
+        <div
             class="toolbar"
+            class:is-compact=compact
+            part="toolbar"
             data-testid="ctxguard-toolbar"
             data-compaction=compaction_state
             data-over-trigger=move || metrics.with(|m| m.as_ref().is_some_and(|m| m.over_trigger)).to_string()
             data-connection=connection_state
             data-last-event-id=move || view_model.with(|v| v.last_event_id.map(|id| id.to_string()))
         >
-            <div class="tb-line">
-                <span class="tb-brand" title=session.clone().map(|s| format!("{}: {s}", text.session()))>
+            <div class="tb-line" part="line">
+                <span class="tb-brand" part="brand" title=session.clone().map(|s| format!("{}: {s}", text.session()))>
                     <span class="tb-logo" aria-hidden="true"></span>
-                    "ctxguard"
-                    {session.clone().map(|s| view! { <span class="tb-session">{s}</span> })}
+                    <span class="tb-name">"ctxguard"</span>
+                    {session.clone().map(|s| view! { <span class="tb-session" part="session">{s}</span> })}
                 </span>
-                <span class="tb-remaining" data-testid="ctxguard-remaining">{remaining}</span>
-                <span class="tb-usage" data-testid="ctxguard-usage">{usage}</span>
+                <span
+                    class="tb-remaining"
+                    part="remaining"
+                    data-testid="ctxguard-remaining"
+                    data-short=move || Text(lang).remaining_short(metrics.with(|m| m.as_ref().map(|m| m.remaining_percent)))
+                >
+                    <span class="label">{remaining}</span>
+                </span>
+                <span class="tb-usage" part="usage" data-testid="ctxguard-usage">{usage}</span>
                 {over_trigger}
                 <span
                     class=move || format!("chip chip-compaction is-{}", compaction_state())
+                    part="compaction"
                     data-testid="ctxguard-compaction"
                     data-state=compaction_state
+                    data-short=move || compaction.with(|c| Text(lang).compaction_short(c))
                     title=move || compaction.with(|c| Text(lang).compaction_title(c))
                     aria-live="polite"
                 >
-                    {move || compaction.with(|c| Text(lang).compaction(c))}
+                    {move || {
+                        let (main, detail) = compaction.with(|c| Text(lang).compaction_parts(c));
+                        view! { <span class="label">{main}<span class="label-detail">{detail}</span></span> }
+                    }}
                 </span>
+                {forecast}
+                {history_count}
                 <span class="tb-spacer"></span>
                 {ignored}
                 <span
                     class=move || format!("chip chip-connection is-{}", connection_state())
+                    part="connection"
                     data-testid="ctxguard-connection"
                     data-state=connection_state
                     data-restored=move || restored().then_some("true")
+                    title=connection_label
                     aria-live="polite"
                 >
                     <span class="dot" aria-hidden="true"></span>
-                    {connection_label}
+                    <span class="connection-label">{connection_label}</span>
                     {move || restored().then(|| view! {
                         <span class="restored" title=Text(lang).restored_title()>{Text(lang).restored()}</span>
                     })}
                 </span>
             </div>
-            <UsageBar metrics=metrics lang=lang />
-            <Breakdown parts=Signal::derive(move || metrics.with(|m| m.as_ref().and_then(|m| m.breakdown.clone()))) lang=lang />
-        </header>
+            <UsageBar metrics=metrics lang=lang compact=compact />
+            {(!compact).then(|| view! {
+                <Breakdown parts=Signal::derive(move || metrics.with(|m| m.as_ref().and_then(|m| m.breakdown.clone()))) lang=lang />
+            })}
+            {history}
+        </div>
     }
 }

@@ -2,16 +2,23 @@
 //! and marks at the compaction target and trigger; an ARIA progressbar.
 
 use crate::i18n::{group_thousands, Lang, Text};
-use crate::state::MetricsView;
+use crate::view::MetricsView;
 use leptos::prelude::*;
 
+/// A CSS percentage with three decimals. Written out by hand: core's float
+/// formatting would add 14 KB to the toolbar's module for this one use.
 fn pct(v: f64) -> String {
-    format!("{:.3}%", v.clamp(0.0, 100.0))
+    let thousandths = (v.clamp(0.0, 100.0) * 1000.0).round() as u32;
+    format!("{}.{:03}%", thousandths / 1000, thousandths % 1000)
 }
 
-/// The bar for `metrics` (empty until metrics are known).
+/// The bar for `metrics` (empty until metrics are known); `compact`: thin, with no scale.
 #[component]
-pub fn UsageBar(#[prop(into)] metrics: Signal<Option<MetricsView>>, lang: Lang) -> impl IntoView {
+pub fn UsageBar(
+    #[prop(into)] metrics: Signal<Option<MetricsView>>,
+    lang: Lang,
+    #[prop(optional)] compact: bool,
+) -> impl IntoView {
     let text = Text(lang);
     let m = move || metrics.get();
     let value_text = move || {
@@ -54,6 +61,7 @@ pub fn UsageBar(#[prop(into)] metrics: Signal<Option<MetricsView>>, lang: Lang) 
     view! {
         <div
             class="bar"
+            part="bar"
             data-testid="ctxguard-bar"
             data-level=level
             role="progressbar"
@@ -88,13 +96,15 @@ pub fn UsageBar(#[prop(into)] metrics: Signal<Option<MetricsView>>, lang: Lang) 
                 })
             }}
         </div>
-        <div class="bar-scale" aria-hidden="true">
-            <span>"0"</span>
-            {move || m().map(|m| view! {
-                <span class="scale-mark" style:left=pct(m.target_percent)>{group_thousands(m.target_tokens)}</span>
-                <span class="scale-mark scale-trigger" style:left=pct(m.trigger_percent)>{group_thousands(m.trigger_tokens)}</span>
-                <span class="scale-end">{group_thousands(m.window_tokens)}</span>
-            })}
-        </div>
+        {(!compact).then(|| view! {
+            <div class="bar-scale" part="scale" aria-hidden="true">
+                <span>"0"</span>
+                {move || m().map(|m| view! {
+                    <span class="scale-mark" style:left=pct(m.target_percent)>{group_thousands(m.target_tokens)}</span>
+                    <span class="scale-mark scale-trigger" style:left=pct(m.trigger_percent)>{group_thousands(m.trigger_tokens)}</span>
+                    <span class="scale-end">{group_thousands(m.window_tokens)}</span>
+                })}
+            </div>
+        })}
     }
 }

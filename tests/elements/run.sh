@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Browser tests of the toolbar package: builds pkg/toolbar (release; skipped
+# when up to date), checks its size budget, then drives <ctxguard-toolbar>
+# and <ctxguard-attachment-preview> in headless Chromium through their public
+# API (tests/elements/run.mjs). Prints `N passed, M failed`; exits non-zero on
+# any failure.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+source scripts/env.sh
+
+for tool in cargo wasm-bindgen wasm-opt node npm "${CHROMIUM:-/usr/bin/chromium}"; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "tests/elements/run.sh: $tool is missing (run scripts/setup.sh)" >&2
+    exit 1
+  fi
+done
+
+bash scripts/build-packages.sh toolbar
+if [ ! -f tests/support/node_modules/playwright-core/package.json ]; then
+  (cd tests/support && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+echo "==> toolbar package size"
+node tests/elements/size.mjs
+echo "==> element checks (headless Chromium)"
+node tests/elements/run.mjs "$@"

@@ -1,0 +1,312 @@
+// Types of ctxguard-toolbar: the two custom elements, their state and events.
+// `import "ctxguard-toolbar"` defines the elements; these declarations add
+// them to HTMLElementTagNameMap, the DOM's event maps, React 19's
+// JSX.IntrinsicElements (in the "react" module) and the global one (other
+// JSX runtimes). Nothing here needs React's own types, so hosts without React
+// type-check too.
+
+/** Resolves once both elements are defined. */
+export declare const ready: Promise<void>;
+
+/** What became of one pushed event. */
+export type EventOutcome = "applied" | "stale" | "malformed" | "unknown";
+
+/** Where a toolbar's events come from. */
+export type FeedSource = "sse" | "host";
+
+/** The connection as the toolbar shows it (`host`: fed by the page). */
+export type ConnectionState = "connecting" | "live" | "reconnecting" | "offline" | "host";
+
+/** When in a turn a status update was sent. */
+export type Phase = "build_messages" | "after_tool_end" | "after_compaction" | "summary_compact" | "final";
+
+/** Per-source split of the used tokens. */
+export interface UsageBreakdown {
+  system: number;
+  user: number;
+  assistant: number;
+  tool_outputs: number;
+  attachments: number;
+  overhead: number;
+}
+
+/** `context_metrics` of a status event (SPEC §4). */
+export interface ContextMetrics {
+  context_window: number;
+  reserved_output_tokens: number;
+  available_input_tokens: number;
+  used_input_tokens: number;
+  remaining_input_tokens: number;
+  remaining_percent: number;
+  display_remaining_tokens: number;
+  display_remaining_percent: number;
+  trigger_limit: number;
+  target_limit: number;
+  is_over_trigger: boolean;
+  breakdown?: UsageBreakdown;
+}
+
+/** State of a summary compaction. */
+export type CompactionStatus = "started" | "in_progress" | "completed" | "fallback";
+
+/** `context_compaction` of a `summary_compact` event. */
+export interface ContextCompaction {
+  type: "summary_compact";
+  status: CompactionStatus;
+  before_tokens: number;
+  trigger_limit: number;
+  target_limit: number;
+  used_legacy_fallback: boolean;
+  /** ISO 8601 UTC start time (server clock). */
+  created_at: string;
+  after_tokens?: number;
+  summary_message_id?: string;
+  failure_reason?: string;
+}
+
+/** The SSE payload of SPEC §4. */
+export interface StatusEvent {
+  type: "response.status.updated";
+  response_id: string;
+  phase: Phase;
+  context_metrics: ContextMetrics;
+  context_compaction?: ContextCompaction;
+}
+
+/** Wegent's Socket.IO `chat:status_updated` payload. */
+export interface ChatStatusUpdated {
+  task_id?: string | number;
+  subtask_id?: string | number | null;
+  phase: Phase;
+  context_metrics: ContextMetrics;
+  context_compaction?: ContextCompaction;
+}
+
+/** The `/context` body: a session's latest state. */
+export interface ContextState {
+  event_id: number;
+  phase: Phase | null;
+  context_metrics: ContextMetrics | null;
+  context_compaction?: ContextCompaction;
+  model?: string;
+  attachment_limit?: number;
+}
+
+/** One compaction that ended. */
+export interface HistoryEntry {
+  /** The compaction's `created_at`: its key. */
+  created_at: string;
+  status: "completed" | "fallback";
+  before_tokens: number;
+  after_tokens: number | null;
+  saved_tokens: number | null;
+  /** Why it fell back (fallback only; may be empty). */
+  reason: string | null;
+  /** Local Unix ms its end was seen; null when a /context snapshot reported it. */
+  ended_ms: number | null;
+  /** How long it ran, from the first started/in_progress seen to the end. */
+  duration_ms: number | null;
+}
+
+/** Turns left before compaction. */
+export interface Forecast {
+  /** ceil((trigger_limit − used_input_tokens) / tokens_per_turn); 0: compaction due. */
+  turns: number;
+  /** Mean growth per turn over the last five turns. */
+  tokens_per_turn: number;
+}
+
+/** Model and per-message attachment budget the preview should use. */
+export interface AttachmentBudget {
+  model: string;
+  limit_tokens: number;
+}
+
+/** `<ctxguard-toolbar>`'s `state`, and the detail of `ctxguard-change`. */
+export interface ToolbarState {
+  session: string;
+  connection: ConnectionState;
+  /** Shown from this browser's saved copy, not confirmed yet. */
+  restored: boolean;
+  last_event_id: number | null;
+  phase: Phase | null;
+  metrics: ContextMetrics | null;
+  compaction: ContextCompaction | null;
+  /** Ended compactions, newest first (at most 50). */
+  history: HistoryEntry[];
+  forecast: Forecast | null;
+  attachment_budget: AttachmentBudget;
+}
+
+/** What becomes of one attachment. */
+export interface PreviewRow {
+  attachment_id: number;
+  name: string;
+  mime_type: string | null;
+  size_bytes: number;
+  state: "fits" | "cut" | "image" | "binary" | "too-large";
+  inlined: "text" | "image" | "header" | "nothing";
+  injected_chars: number;
+  capped: boolean;
+  tokens: number;
+  allocation: number;
+  truncated: boolean;
+}
+
+/** The detail of `ctxguard-preview`: the block as the server will inject it. */
+export interface PreviewReport {
+  model: string;
+  limit_tokens: number;
+  block_tokens_before: number;
+  block_tokens_after: number;
+  attachments: PreviewRow[];
+  rendered: string;
+}
+
+export type ToolbarChangeEvent = CustomEvent<ToolbarState>;
+export type ToolbarCompactionEvent = CustomEvent<ContextCompaction>;
+export type AttachmentPreviewEvent = CustomEvent<PreviewReport>;
+
+export interface CtxguardToolbarEventMap extends HTMLElementEventMap {
+  "ctxguard-change": ToolbarChangeEvent;
+  "ctxguard-compaction": ToolbarCompactionEvent;
+}
+
+export interface CtxguardAttachmentPreviewEventMap extends HTMLElementEventMap {
+  "ctxguard-preview": AttachmentPreviewEvent;
+}
+
+/** `<ctxguard-toolbar>`. */
+export declare class CtxguardToolbarElement extends HTMLElement {
+  /** Applies one status event (object or JSON text; SSE or chat:status_updated shape). */
+  pushEvent(event: StatusEvent | ChatStatusUpdated | string | object, id?: number | string): EventOutcome;
+  /** Applies a `/context` body (the server's word, as on a resync). */
+  applyContext(state: ContextState | string): "applied" | "malformed";
+  /** Forgets the saved state and history of this session. */
+  clear(): void;
+  /** A JSON-safe snapshot. */
+  readonly state: ToolbarState;
+  addEventListener<K extends keyof CtxguardToolbarEventMap>(
+    type: K,
+    listener: (this: CtxguardToolbarElement, ev: CtxguardToolbarEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof CtxguardToolbarEventMap>(
+    type: K,
+    listener: (this: CtxguardToolbarElement, ev: CtxguardToolbarEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+/** `<ctxguard-attachment-preview>`. */
+export declare class CtxguardAttachmentPreviewElement extends HTMLElement {
+  /** The files last given through this property or `previewFiles`; setting it previews them. */
+  files: File[];
+  /** Previews `files` instead of the current ones; resolves to the report (null for none). */
+  previewFiles(files: FileList | File[]): Promise<PreviewReport | null>;
+  /** The latest report (null before the first). */
+  readonly report: PreviewReport | null;
+  addEventListener<K extends keyof CtxguardAttachmentPreviewEventMap>(
+    type: K,
+    listener: (this: CtxguardAttachmentPreviewElement, ev: CtxguardAttachmentPreviewEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof CtxguardAttachmentPreviewEventMap>(
+    type: K,
+    listener: (this: CtxguardAttachmentPreviewElement, ev: CtxguardAttachmentPreviewEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+/** Attributes of `<ctxguard-toolbar>` (all optional). */
+export interface CtxguardToolbarAttributes {
+  /** Session id (default `demo`). */
+  session?: string;
+  /** Server origin (default the page's). */
+  server?: string;
+  /** Read token, sent as `?token=` on every request. */
+  token?: string;
+  /** `en` | `zh-CN` (default the document's, then the browser's). */
+  lang?: string;
+  /** `sse` (default) or `host` (no network; the page pushes events). */
+  source?: FeedSource;
+  /** One line, no legend. */
+  compact?: boolean | "";
+  /** Follows prefers-color-scheme unless set. */
+  theme?: "light" | "dark";
+}
+
+/** Attributes of `<ctxguard-attachment-preview>` (all optional). */
+export interface CtxguardAttachmentPreviewAttributes {
+  /** Model whose tokenizer counts (default `gpt-4o`, or the linked toolbar's). */
+  model?: string;
+  /** Per-message token budget (default core's for the model, or the linked toolbar's). */
+  limit?: number | string;
+  lang?: string;
+  /** Id of a `<ctxguard-toolbar>` to take `model` and the budget from. */
+  for?: string;
+  theme?: "light" | "dark";
+}
+
+/** What a JSX host may pass besides the attributes: the few HTML props a host needs. */
+export interface JsxHostProps<E> {
+  id?: string;
+  class?: string;
+  className?: string;
+  slot?: string;
+  hidden?: boolean;
+  title?: string;
+  style?: string | Record<string, string | number>;
+  key?: string | number | null;
+  ref?: { current: E | null } | ((element: E | null) => void) | null;
+}
+
+/** `<ctxguard-toolbar>` in JSX: its attributes and, as React 19 passes them, its events. */
+export type CtxguardToolbarJsx = CtxguardToolbarAttributes &
+  JsxHostProps<CtxguardToolbarElement> & {
+    "onctxguard-change"?: (event: ToolbarChangeEvent) => void;
+    "onctxguard-compaction"?: (event: ToolbarCompactionEvent) => void;
+  };
+
+/** `<ctxguard-attachment-preview>` in JSX. */
+export type CtxguardAttachmentPreviewJsx = CtxguardAttachmentPreviewAttributes &
+  JsxHostProps<CtxguardAttachmentPreviewElement> & {
+    "onctxguard-preview"?: (event: AttachmentPreviewEvent) => void;
+  };
+
+// React 19 reads intrinsic elements from the "react" module's JSX namespace (and adds a
+// listener for a custom element's `on<event-name>` prop). Without React installed this
+// augmentation is inert.
+declare module "react" {
+  namespace JSX {
+    interface IntrinsicElements {
+      "ctxguard-toolbar": CtxguardToolbarJsx;
+      "ctxguard-attachment-preview": CtxguardAttachmentPreviewJsx;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "ctxguard-toolbar": CtxguardToolbarElement;
+    "ctxguard-attachment-preview": CtxguardAttachmentPreviewElement;
+  }
+
+  interface DocumentEventMap {
+    "ctxguard-change": ToolbarChangeEvent;
+    "ctxguard-compaction": ToolbarCompactionEvent;
+    "ctxguard-preview": AttachmentPreviewEvent;
+  }
+
+  // For JSX runtimes that read the global namespace (Preact, Solid, React before 19).
+  namespace JSX {
+    interface IntrinsicElements {
+      "ctxguard-toolbar": CtxguardToolbarJsx;
+      "ctxguard-attachment-preview": CtxguardAttachmentPreviewJsx;
+    }
+  }
+}

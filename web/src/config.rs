@@ -1,0 +1,311 @@
+//! What the elements are told through their attributes, read into plain
+//! values (so every default is tested natively), and the endpoints of one
+//! session with its read token.
+//!
+//! `<ctxguard-toolbar>`: `session` (default `demo`), `server` (an origin;
+//! default the page's), `token` (sent as `?token=` on every request), `lang`
+//! (`en` | `zh-CN`; default the nearest `lang` up the document, then the
+//! browser's), `source` (`sse`, the default, or `host`), `compact`.
+//! `<ctxguard-attachment-preview>`: `model`, `limit`, `lang`, `for`.
+
+use crate::i18n::Lang;
+
+/// The session shown when none is named.
+pub const DEFAULT_SESSION: &str = "demo";
+
+/// Where a toolbar's events come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FeedSource {
+    /// `/context`, then the session's SSE stream.
+    #[default]
+    Sse,
+    /// The host page pushes them; no network at all.
+    Host,
+}
+
+impl FeedSource {
+    /// `sse` or `host` (anything else reads as `sse`).
+    pub fn parse(value: Option<&str>) -> FeedSource {
+        match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("host") => FeedSource::Host,
+            _ => FeedSource::Sse,
+        }
+    }
+}
+
+/// A session's endpoints on a server.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Endpoints {
+    /// Origin (or path prefix) of the server; empty for the page's own origin.
+    pub server: String,
+    /// Session id.
+    pub session: String,
+    /// Read token, sent as `?token=` on every request.
+    pub token: Option<String>,
+}
+
+impl Endpoints {
+    fn session_path(&self) -> String {
+        format!(
+            "{}/api/sessions/{}",
+            self.server.trim_end_matches('/'),
+            percent_encode(&self.session)
+        )
+    }
+
+    fn with_query(&self, path: String, mut query: Vec<(&str, String)>) -> String {
+        if let Some(token) = &self.token {
+            query.push(("token", token.clone()));
+        }
+        if query.is_empty() {
+            return path;
+        }
+        let query: Vec<String> = query
+            .into_iter()
+            .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
+            .collect();
+        format!("{path}?{}", query.join("&"))
+    }
+
+    /// `GET …/context`.
+    pub fn context_url(&self) -> String {
+        self.with_query(format!("{}/context", self.session_path()), Vec::new())
+    }
+
+    /// `GET …/events`, resuming after `last_event_id`.
+    pub fn events_url(&self, last_event_id: Option<u64>) -> String {
+        let query = last_event_id
+            .map(|id| vec![("last_event_id", id.to_string())])
+            .unwrap_or_default();
+        self.with_query(format!("{}/events", self.session_path()), query)
+    }
+}
+
+/// Percent-encodes everything but RFC 3986's unreserved characters (as `encodeURIComponent`,
+/// which also keeps `!'()*`). O(n).
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The configuration of one `<ctxguard-toolbar>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolbarConfig {
+    /// The session and where to reach it.
+    pub endpoints: Endpoints,
+    /// UI language.
+    pub lang: Lang,
+    /// Where events come from.
+    pub source: FeedSource,
+    /// One line, no legend.
+    pub compact: bool,
+}
+
+impl ToolbarConfig {
+    /// Reads the attributes through `attr` (a present but empty attribute is `Some("")`);
+    /// `inherited_lang` is the nearest `lang` up the document, `browser_langs` the browser's.
+    pub fn from_attributes<'a>(
+        attr: impl Fn(&str) -> Option<String>,
+        inherited_lang: Option<&str>,
+        browser_langs: impl IntoIterator<Item = &'a str>,
+    ) -> Self {
+        let text = |name: &str| {
+            attr(name)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        ToolbarConfig {
+            endpoints: Endpoints {
+                server: text("server").unwrap_or_default(),
+                session: text("session").unwrap_or_else(|| DEFAULT_SESSION.to_string()),
+                token: text("token"),
+            },
+            lang: pick_lang(text("lang").as_deref(), inherited_lang, browser_langs),
+            source: FeedSource::parse(text("source").as_deref()),
+            compact: attr("compact").is_some_and(|v| v.trim() != "false"),
+        }
+    }
+
+    /// Whether going from `self` to `next` needs the feed started over (session,
+    /// server, token or source changed).
+    pub fn feed_changed(&self, next: &ToolbarConfig) -> bool {
+        self.endpoints != next.endpoints || self.source != next.source
+    }
+}
+
+/// The configuration of one `<ctxguard-attachment-preview>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviewConfig {
+    /// `model`, when set.
+    pub model: Option<String>,
+    /// `limit` in tokens, when set to a non-negative integer.
+    pub limit_tokens: Option<i64>,
+    /// UI language.
+    pub lang: Lang,
+    /// Id of the `<ctxguard-toolbar>` to take the model and budget from.
+    pub toolbar_id: Option<String>,
+}
+
+impl PreviewConfig {
+    /// Reads the attributes as [`ToolbarConfig::from_attributes`] does.
+    pub fn from_attributes<'a>(
+        attr: impl Fn(&str) -> Option<String>,
+        inherited_lang: Option<&str>,
+        browser_langs: impl IntoIterator<Item = &'a str>,
+    ) -> Self {
+        let text = |name: &str| {
+            attr(name)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        PreviewConfig {
+            model: text("model"),
+            limit_tokens: text("limit")
+                .and_then(|v| v.parse::<i64>().ok())
+                .filter(|n| *n >= 0),
+            lang: pick_lang(text("lang").as_deref(), inherited_lang, browser_langs),
+            toolbar_id: text("for"),
+        }
+    }
+}
+
+fn pick_lang<'a>(
+    own: Option<&str>,
+    inherited: Option<&str>,
+    browser: impl IntoIterator<Item = &'a str>,
+) -> Lang {
+    own.and_then(Lang::from_tag)
+        .or_else(|| inherited.and_then(Lang::from_tag))
+        .unwrap_or_else(|| Lang::pick(None, browser))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attrs<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn toolbar_defaults() {
+        let c = ToolbarConfig::from_attributes(attrs(&[]), None, ["fr-FR"]);
+        assert_eq!(c.endpoints.session, "demo");
+        assert_eq!(c.endpoints.server, "");
+        assert_eq!(c.endpoints.token, None);
+        assert_eq!(c.lang, Lang::En);
+        assert_eq!(c.source, FeedSource::Sse);
+        assert!(!c.compact);
+    }
+
+    #[test]
+    fn toolbar_attributes() {
+        let c = ToolbarConfig::from_attributes(
+            attrs(&[
+                ("session", " s1 "),
+                ("server", "http://127.0.0.1:9/"),
+                ("token", "r.abc"),
+                ("source", "HOST"),
+                ("compact", ""),
+            ]),
+            Some("zh-CN"),
+            ["en-US"],
+        );
+        assert_eq!(c.endpoints.session, "s1");
+        assert_eq!(c.endpoints.token.as_deref(), Some("r.abc"));
+        assert_eq!(
+            c.lang,
+            Lang::ZhCn,
+            "the document's lang before the browser's"
+        );
+        assert_eq!(c.source, FeedSource::Host);
+        assert!(c.compact);
+        let own = ToolbarConfig::from_attributes(attrs(&[("lang", "en")]), Some("zh-CN"), []);
+        assert_eq!(own.lang, Lang::En);
+        let browser = ToolbarConfig::from_attributes(attrs(&[("lang", "xx")]), None, ["zh-TW"]);
+        assert_eq!(browser.lang, Lang::ZhCn);
+        let off = ToolbarConfig::from_attributes(attrs(&[("compact", "false")]), None, []);
+        assert!(!off.compact);
+    }
+
+    #[test]
+    fn feed_changes() {
+        let a = ToolbarConfig::from_attributes(attrs(&[("session", "a")]), None, []);
+        let mut b = a.clone();
+        b.lang = Lang::ZhCn;
+        b.compact = true;
+        assert!(!a.feed_changed(&b));
+        for change in [
+            &[("session", "b")][..],
+            &[("session", "a"), ("server", "http://x")],
+            &[("session", "a"), ("token", "t")],
+            &[("session", "a"), ("source", "host")],
+        ] {
+            let c = ToolbarConfig::from_attributes(attrs(change), None, []);
+            assert!(a.feed_changed(&c), "{change:?}");
+        }
+    }
+
+    #[test]
+    fn endpoints() {
+        let e = Endpoints {
+            server: "http://127.0.0.1:9000/".into(),
+            session: "a b/c".into(),
+            token: None,
+        };
+        assert_eq!(
+            e.context_url(),
+            "http://127.0.0.1:9000/api/sessions/a%20b%2Fc/context"
+        );
+        assert_eq!(
+            e.events_url(Some(12)),
+            "http://127.0.0.1:9000/api/sessions/a%20b%2Fc/events?last_event_id=12"
+        );
+        let t = Endpoints {
+            server: String::new(),
+            session: "demo".into(),
+            token: Some("r.a+b/=&".into()),
+        };
+        assert_eq!(
+            t.context_url(),
+            "/api/sessions/demo/context?token=r.a%2Bb%2F%3D%26"
+        );
+        assert_eq!(
+            t.events_url(Some(3)),
+            "/api/sessions/demo/events?last_event_id=3&token=r.a%2Bb%2F%3D%26"
+        );
+        assert_eq!(
+            t.events_url(None),
+            "/api/sessions/demo/events?token=r.a%2Bb%2F%3D%26"
+        );
+        assert_eq!(percent_encode("会话"), "%E4%BC%9A%E8%AF%9D");
+    }
+
+    #[test]
+    fn preview_attributes() {
+        let p = PreviewConfig::from_attributes(
+            attrs(&[("model", "gpt-4"), ("limit", "900"), ("for", "tb")]),
+            None,
+            [],
+        );
+        assert_eq!(p.model.as_deref(), Some("gpt-4"));
+        assert_eq!(p.limit_tokens, Some(900));
+        assert_eq!(p.toolbar_id.as_deref(), Some("tb"));
+        for bad in ["-1", "1.5", "lots", ""] {
+            let p = PreviewConfig::from_attributes(attrs(&[("limit", bad)]), None, []);
+            assert_eq!(p.limit_tokens, None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! `<ctxguard-toolbar>`'s controller: reads the attributes into a
+//! [`ToolbarConfig`], keeps one [`LiveToolbar`] (restored from
+//! `localStorage`), runs its feed (the SSE hook, or nothing when the host
+//! pushes events), mounts [`StatusToolbar`] into the shadow root while
+//! connected, and reports every change as `ctxguard-change` and every new
+//! compaction status as `ctxguard-compaction`.
+
+use super::dom;
+use crate::components::{use_now_ms, StatusToolbar};
+use crate::config::{FeedSource, ToolbarConfig};
+use crate::ids::{id_from_f64, id_from_str};
+use crate::live::LiveToolbar;
+use crate::public_state::{compaction_key, PublicState};
+use crate::sse::use_status_stream;
+use crate::state::{EventOutcome, Toolbar};
+use ctxguard_core::protocol::ContextState;
+use leptos::prelude::*;
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use web_sys::{HtmlElement, ShadowRoot};
+
+const CSS: &str = concat!(
+    include_str!("../../css/base.css"),
+    include_str!("../../css/toolbar.css")
+);
+
+/// The Rust half of one `<ctxguard-toolbar>`.
+#[wasm_bindgen]
+pub struct ToolbarController {
+    inner: Rc<Inner>,
+}
+
+struct Inner {
+    host: HtmlElement,
+    mount_point: HtmlElement,
+    owner: Owner,
+    config: RefCell<Option<ToolbarConfig>>,
+    live: RefCell<Option<LiveToolbar>>,
+    feed: RefCell<Option<Owner>>,
+    view: RefCell<Option<Box<dyn Any>>>,
+    last_state: RefCell<String>,
+}
+
+#[wasm_bindgen]
+impl ToolbarController {
+    /// The controller of `host`, rendering into `root`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(host: HtmlElement, root: ShadowRoot) -> Result<ToolbarController, JsValue> {
+        let mount_point = dom::prepare_shadow(&root, CSS)?;
+        Ok(ToolbarController {
+            inner: Rc::new(Inner {
+                host,
+                mount_point,
+                owner: Owner::new(),
+                config: RefCell::new(None),
+                live: RefCell::new(None),
+                feed: RefCell::new(None),
+                view: RefCell::new(None),
+                last_state: RefCell::new(String::new()),
+            }),
+        })
+    }
+
+    /// The element was inserted: render and start the feed.
+    pub fn connected(&self) {
+        self.inner.live();
+        self.inner.start_feed();
+        self.inner.mount_view();
+    }
+
+    /// The element was removed: stop the feed and unmount (the state is kept).
+    pub fn disconnected(&self) {
+        self.inner.stop_feed();
+        self.inner.view.borrow_mut().take();
+    }
+
+    /// An observed attribute changed.
+    #[wasm_bindgen(js_name = attributeChanged)]
+    pub fn attribute_changed(&self) {
+        self.inner.reconfigure();
+    }
+
+    /// Applies one status event (an object or JSON text, in the SSE or the Socket.IO
+    /// shape), numbered `id` or, without one, one past the last applied.
+    #[wasm_bindgen(js_name = pushEvent)]
+    pub fn push_event(&self, event: JsValue, id: JsValue) -> String {
+        let live = self.inner.live();
+        let id = if id.is_undefined() || id.is_null() {
+            Ok(None)
+        } else if let Some(n) = id.as_f64() {
+            id_from_f64(n).map(Some).ok_or(())
+        } else if let Some(s) = id.as_string() {
+            id_from_str(&s).map(Some).ok_or(())
+        } else {
+            Err(())
+        };
+        let payload = dom::json_text(&event)
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
+        let outcome = match (id, payload) {
+            (Ok(id), Some(payload)) => {
+                live.update(|t| t.apply_host_event(id, &payload, js_sys::Date::now()))
+            }
+            _ => live.update(Toolbar::reject_malformed),
+        };
+        outcome.as_str().to_string()
+    }
+
+    /// Applies a `/context` body (the server's word): `"applied"` or `"malformed"`.
+    #[wasm_bindgen(js_name = applyContext)]
+    pub fn apply_context(&self, state: JsValue) -> String {
+        let live = self.inner.live();
+        match dom::json_text(&state).and_then(|text| ContextState::parse(&text).ok()) {
+            Some(snapshot) => {
+                live.update(|t| t.apply_context(snapshot, js_sys::Date::now()));
+                EventOutcome::Applied.as_str().to_string()
+            }
+            None => EventOutcome::Malformed.as_str().to_string(),
+        }
+    }
+
+    /// Forgets the saved state and history of the session; an SSE feed starts over.
+    pub fn clear(&self) {
+        self.inner.live().clear();
+        if self.inner.feed.borrow().is_some() {
+            self.inner.start_feed();
+        }
+    }
+
+    /// The JSON-safe state.
+    pub fn state(&self) -> JsValue {
+        let live = self.inner.live();
+        let session = live.session();
+        let json = live
+            .state()
+            .with_untracked(|t| PublicState::of(&session, t).to_json());
+        dom::json_value(&json)
+    }
+}
+
+impl Drop for ToolbarController {
+    fn drop(&mut self) {
+        self.inner.stop_feed();
+        self.inner.view.borrow_mut().take();
+        self.inner.owner.cleanup();
+    }
+}
+
+impl Inner {
+    fn read_config(&self) -> ToolbarConfig {
+        let langs = dom::browser_langs();
+        ToolbarConfig::from_attributes(
+            |name| dom::attribute(&self.host, name),
+            dom::inherited_lang(&self.host).as_deref(),
+            langs.iter().map(String::as_str),
+        )
+    }
+
+    fn config(&self) -> ToolbarConfig {
+        if let Some(c) = self.config.borrow().as_ref() {
+            return c.clone();
+        }
+        let c = self.read_config();
+        *self.config.borrow_mut() = Some(c.clone());
+        c
+    }
+
+    /// The session's state, created (restored) on first use.
+    fn live(self: &Rc<Self>) -> LiveToolbar {
+        if let Some(live) = self.live.borrow().as_ref() {
+            return live.clone();
+        }
+        let config = self.config();
+        let live = self
+            .owner
+            .with(|| LiveToolbar::restore(&config.endpoints.session));
+        let weak: Weak<Inner> = Rc::downgrade(self);
+        live.set_listener(move |before, after| {
+            if let Some(inner) = weak.upgrade() {
+                inner.notify(before, after);
+            }
+        });
+        *self.live.borrow_mut() = Some(live.clone());
+        if config.source == FeedSource::Host {
+            live.update(Toolbar::fed_by_host);
+        }
+        live
+    }
+
+    fn notify(&self, before: &Toolbar, after: &Toolbar) {
+        let Some(session) = self.live.borrow().as_ref().map(LiveToolbar::session) else {
+            return;
+        };
+        let key = compaction_key(after);
+        if key.is_some() && key != compaction_key(before) {
+            let compaction = serde_json::to_string(&after.compaction()).unwrap_or_default();
+            dom::dispatch(
+                &self.host,
+                "ctxguard-compaction",
+                &dom::json_value(&compaction),
+            );
+        }
+        let json = PublicState::of(&session, after).to_json();
+        let changed = {
+            let mut last = self.last_state.borrow_mut();
+            let changed = *last != json;
+            if changed {
+                last.clone_from(&json);
+            }
+            changed
+        };
+        if changed {
+            dom::dispatch(&self.host, "ctxguard-change", &dom::json_value(&json));
+        }
+    }
+
+    fn start_feed(self: &Rc<Self>) {
+        self.stop_feed();
+        let live = self.live();
+        let config = self.config();
+        match config.source {
+            FeedSource::Host => live.update(Toolbar::fed_by_host),
+            FeedSource::Sse => {
+                if !self.host.is_connected() {
+                    return;
+                }
+                live.update(Toolbar::connecting);
+                let feed = self.owner.with(Owner::new);
+                feed.with(|| use_status_stream(config.endpoints.clone(), live));
+                *self.feed.borrow_mut() = Some(feed);
+            }
+        }
+    }
+
+    fn stop_feed(&self) {
+        if let Some(feed) = self.feed.borrow_mut().take() {
+            feed.cleanup();
+        }
+    }
+
+    fn mount_view(self: &Rc<Self>) {
+        if !self.host.is_connected() {
+            return;
+        }
+        self.view.borrow_mut().take();
+        let live = self.live();
+        let config = self.config();
+        let state = live.state();
+        let session = live.session();
+        let handle = self.owner.with(|| {
+            leptos::mount::mount_to(self.mount_point.clone(), move || {
+                let now_ms = use_now_ms(1_000);
+                view! {
+                    <StatusToolbar state=state now_ms=now_ms lang=config.lang session=session compact=config.compact />
+                }
+            })
+        });
+        *self.view.borrow_mut() = Some(Box::new(handle));
+    }
+
+    fn reconfigure(self: &Rc<Self>) {
+        let Some(old) = self.config.borrow().clone() else {
+            return;
+        };
+        let new = self.read_config();
+        if new == old {
+            return;
+        }
+        *self.config.borrow_mut() = Some(new.clone());
+        let live = self.live.borrow().clone();
+        if let Some(live) = live {
+            if new.endpoints.session != old.endpoints.session {
+                live.switch_to(&new.endpoints.session);
+            }
+        }
+        if old.feed_changed(&new) && self.host.is_connected() {
+            self.start_feed();
+        }
+        if self.view.borrow().is_some() {
+            self.mount_view();
+        }
+    }
+}

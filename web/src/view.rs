@@ -1,0 +1,207 @@
+//! The view model: what the toolbar renders for one state at one time, as
+//! plain data ([`crate::state::Toolbar::view`] builds it). No Leptos types, so
+//! the components only format it.
+
+use crate::forecast::Forecast;
+use crate::state::{Connection, IgnoredEvents, OfflineReason};
+use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
+use ctxguard_core::protocol::Phase;
+
+/// Everything the toolbar renders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolbarView {
+    /// The numbers, once any are known.
+    pub metrics: Option<MetricsView>,
+    /// The compaction chip.
+    pub compaction: CompactionView,
+    /// The connection chip.
+    pub connection: Connection,
+    /// Why it is offline, when it is.
+    pub offline_reason: Option<OfflineReason>,
+    /// Whether the state shown is restored and not yet confirmed.
+    pub restored: bool,
+    /// Events not applied.
+    pub ignored: IgnoredEvents,
+    /// Id of the latest applied event.
+    pub last_event_id: Option<u64>,
+    /// Phase of the latest applied event.
+    pub phase: Option<Phase>,
+    /// Compactions in the history.
+    pub history_count: usize,
+    /// Turns left before compaction, when they can be told.
+    pub forecast: Option<Forecast>,
+}
+
+/// The numbers of the context window.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricsView {
+    /// display_remaining_percent clamped to 0–100.
+    pub remaining_percent: i64,
+    /// Tokens the history uses.
+    pub used_tokens: i64,
+    /// The context window.
+    pub window_tokens: i64,
+    /// Usage at which compaction triggers.
+    pub trigger_tokens: i64,
+    /// Usage compaction aims for.
+    pub target_tokens: i64,
+    /// Whether usage is at or over the trigger.
+    pub over_trigger: bool,
+    /// Used part of the window, 0–100 (for the bar).
+    pub used_percent: f64,
+    /// Trigger as a share of the window, 0–100.
+    pub trigger_percent: f64,
+    /// Target as a share of the window, 0–100.
+    pub target_percent: f64,
+    /// The per-source split, when the event carried one.
+    pub breakdown: Option<Vec<BreakdownPart>>,
+}
+
+impl MetricsView {
+    /// The numbers of `m`.
+    pub fn of(m: &ContextMetricsSnapshot) -> Self {
+        let share = |tokens: i64| {
+            if m.context_window <= 0 {
+                0.0
+            } else {
+                (tokens as f64 / m.context_window as f64 * 100.0).clamp(0.0, 100.0)
+            }
+        };
+        MetricsView {
+            remaining_percent: m.display_remaining_percent.clamp(0, 100),
+            used_tokens: m.used_input_tokens,
+            window_tokens: m.context_window,
+            trigger_tokens: m.trigger_limit,
+            target_tokens: m.target_limit,
+            over_trigger: m.is_over_trigger,
+            used_percent: share(m.used_input_tokens),
+            trigger_percent: share(m.trigger_limit),
+            target_percent: share(m.target_limit),
+            breakdown: m.breakdown.as_ref().map(|b| BreakdownPart::split(b, share)),
+        }
+    }
+}
+
+/// Where used tokens come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// System prompts.
+    System,
+    /// User turns.
+    User,
+    /// Assistant turns and tool calls.
+    Assistant,
+    /// Tool results.
+    ToolOutputs,
+    /// Attachment blocks.
+    Attachments,
+    /// Message overhead and anything unattributed.
+    Overhead,
+}
+
+impl Source {
+    /// Every source, in display order.
+    pub const ALL: [Source; 6] = [
+        Source::System,
+        Source::User,
+        Source::Assistant,
+        Source::ToolOutputs,
+        Source::Attachments,
+        Source::Overhead,
+    ];
+
+    /// The `data-source` value (and CSS class suffix).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::System => "system",
+            Source::User => "user",
+            Source::Assistant => "assistant",
+            Source::ToolOutputs => "tool_outputs",
+            Source::Attachments => "attachments",
+            Source::Overhead => "overhead",
+        }
+    }
+
+    fn tokens(self, b: &UsageBreakdown) -> i64 {
+        match self {
+            Source::System => b.system,
+            Source::User => b.user,
+            Source::Assistant => b.assistant,
+            Source::ToolOutputs => b.tool_outputs,
+            Source::Attachments => b.attachments,
+            Source::Overhead => b.overhead,
+        }
+    }
+}
+
+/// One source's share of the window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BreakdownPart {
+    /// The source.
+    pub source: Source,
+    /// Its tokens (negative values shown as 0).
+    pub tokens: i64,
+    /// Its share of the window, 0–100.
+    pub percent: f64,
+}
+
+impl BreakdownPart {
+    fn split(b: &UsageBreakdown, share: impl Fn(i64) -> f64) -> Vec<BreakdownPart> {
+        Source::ALL
+            .iter()
+            .map(|&source| {
+                let tokens = source.tokens(b).max(0);
+                BreakdownPart {
+                    source,
+                    tokens,
+                    percent: share(tokens),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The compaction chip.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompactionView {
+    /// No compaction known; compaction starts at `trigger_tokens`.
+    Idle {
+        /// The trigger, once metrics are known.
+        trigger_tokens: Option<i64>,
+    },
+    /// A summary compaction is running.
+    Compacting {
+        /// Seconds since it started.
+        elapsed_secs: u64,
+        /// Tokens before it.
+        before_tokens: i64,
+        /// Tokens it aims for.
+        target_tokens: i64,
+    },
+    /// The latest compaction replaced the history.
+    Completed {
+        /// Tokens before it.
+        before_tokens: i64,
+        /// Tokens after it, when reported.
+        after_tokens: Option<i64>,
+        /// before − after (at least 0), when after is known.
+        saved_tokens: Option<i64>,
+    },
+    /// The latest compaction fell back.
+    Fallback {
+        /// The failure reason as sent (may be empty).
+        reason: String,
+    },
+}
+
+impl CompactionView {
+    /// The `data-state` value.
+    pub fn state(&self) -> &'static str {
+        match self {
+            CompactionView::Idle { .. } => "idle",
+            CompactionView::Compacting { .. } => "compacting",
+            CompactionView::Completed { .. } => "completed",
+            CompactionView::Fallback { .. } => "fallback",
+        }
+    }
+}
