@@ -63,4 +63,6 @@ targets! {
     toolbar,
     /// The guard, `guard::Guard`, driven through summaries, retries and fallbacks.
     guard,
+    /// The relay's publish body, `protocol::parse_event_batch`.
+    publish_body,
 }
