@@ -5,7 +5,8 @@
 # names, the compaction type, created_at's UTC suffix, role strings, or a
 # second definition of the /context body. Test code (files named tests.rs,
 # *_tests.rs, testing.rs, and everything after a file's first #[cfg(test)])
-# may write wire text literally: that is what tests check against.
+# may write wire text literally: that is what tests check against. On the
+# TypeScript side, the wire types are declared only in core/src/protocol/wire.d.ts.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -36,8 +37,20 @@ while IFS= read -r file; do
   done <<<"$rules"
 done < <(find cli/src web/src -name '*.rs' | sort)
 
+# The TypeScript side: the wire types are declared once, in core/src/protocol/wire.d.ts
+# (both npm packages include it); no other declaration file or TS host redeclares them.
+wire_types='(interface|type) (Phase|UsageBreakdown|ContextMetricsSnapshot|CompactionStatus|ContextCompaction|StatusEvent|ChatStatusUpdated|ContextState)\b'
+while IFS= read -r file; do
+  hits=$(grep -nE -- "^ *(export )?(declare )?$wire_types *(=|\{|<)" "$file" | sed "s|^|$file:|" || true)
+  if [ -n "$hits" ]; then
+    printf '%s\n  -> declared once in core/src/protocol/wire.d.ts: import it from the package\n' "$hits"
+    found=$((found + 1))
+  fi
+done < <(find core/src web/js examples tests -path '*/node_modules' -prune -o \
+  \( -name '*.ts' -o -name '*.tsx' -o -name '*.cts' \) -type f -print | grep -v '^core/src/protocol/wire\.d\.ts$' | sort)
+
 if [ "$found" -gt 0 ]; then
   echo "check-contracts: $found wire contract(s) spelled out again outside core (see above)" >&2
   exit 1
 fi
-echo "check-contracts: every wire contract is core's (cli/src, web/src)"
+echo "check-contracts: every wire contract is core's (cli/src, web/src; TypeScript: core/src/protocol/wire.d.ts)"
