@@ -156,11 +156,36 @@ pub fn digit_value(c: char) -> Option<u8> {
     u8::try_from(before % 10).ok()
 }
 
+/// How [`write`] spells scalars: `json.dumps` (JSON) or Python's `repr` of the decoded value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Json,
+    Repr,
+}
+
 fn write_value(out: &mut String, value: &Value) {
+    write(out, value, Style::Json);
+}
+
+fn write_repr(out: &mut String, value: &Value) {
+    write(out, value, Style::Repr);
+}
+
+/// One writer for both styles: they differ only in constants and strings;
+/// containers are `[a, b]` and `{k: v}` in both.
+fn write(out: &mut String, value: &Value, style: Style) {
+    let json = style == Style::Json;
+    let text = |out: &mut String, s: &str| {
+        if json {
+            write_string(out, s)
+        } else {
+            write_str_repr(out, s)
+        }
+    };
     match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
+        Value::Null => out.push_str(if json { "null" } else { "None" }),
+        Value::Bool(true) => out.push_str(if json { "true" } else { "True" }),
+        Value::Bool(false) => out.push_str(if json { "false" } else { "False" }),
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
                 let _ = write!(out, "{i}");
@@ -170,14 +195,14 @@ fn write_value(out: &mut String, value: &Value) {
                 out.push_str(&float_repr(f));
             }
         }
-        Value::String(s) => write_string(out, s),
+        Value::String(s) => text(out, s),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_value(out, item);
+                write(out, item, style);
             }
             out.push(']');
         }
@@ -187,9 +212,9 @@ fn write_value(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_string(out, key);
+                text(out, key);
                 out.push_str(": ");
-                write_value(out, item);
+                write(out, item, style);
             }
             out.push('}');
         }
@@ -232,40 +257,6 @@ pub fn py_str(value: &Value) -> String {
     }
 }
 
-fn write_repr(out: &mut String, value: &Value) {
-    match value {
-        Value::Null => out.push_str("None"),
-        Value::Bool(true) => out.push_str("True"),
-        Value::Bool(false) => out.push_str("False"),
-        Value::Number(_) => write_value(out, value),
-        Value::String(s) => write_str_repr(out, s),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_repr(out, item);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_str_repr(out, key);
-                out.push_str(": ");
-                write_repr(out, item);
-            }
-            out.push('}');
-        }
-    }
-}
-
-/// Python's `repr(str)`: single quotes unless the text holds `'` and no `"`,
-/// non-printable characters escaped.
 fn write_str_repr(out: &mut String, s: &str) {
     let quote = if s.contains('\'') && !s.contains('"') {
         '"'

@@ -108,6 +108,13 @@ pub struct ToolbarConfig {
     pub compact: bool,
 }
 
+/// An attribute's value, trimmed; absent or blank is `None`.
+fn trimmed(attr: &impl Fn(&str) -> Option<String>, name: &str) -> Option<String> {
+    attr(name)
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
 impl ToolbarConfig {
     /// Reads the attributes through `attr` (a present but empty attribute is `Some("")`);
     /// `inherited_lang` is the nearest `lang` up the document, `browser_langs` the browser's.
@@ -116,11 +123,7 @@ impl ToolbarConfig {
         inherited_lang: Option<&str>,
         browser_langs: impl IntoIterator<Item = &'a str>,
     ) -> Self {
-        let text = |name: &str| {
-            attr(name)
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-        };
+        let text = |name: &str| trimmed(&attr, name);
         ToolbarConfig {
             endpoints: Endpoints {
                 server: text("server").unwrap_or_default(),
@@ -160,11 +163,7 @@ impl PreviewConfig {
         inherited_lang: Option<&str>,
         browser_langs: impl IntoIterator<Item = &'a str>,
     ) -> Self {
-        let text = |name: &str| {
-            attr(name)
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-        };
+        let text = |name: &str| trimmed(&attr, name);
         PreviewConfig {
             model: text("model"),
             limit_tokens: text("limit")

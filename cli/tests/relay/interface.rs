@@ -202,16 +202,7 @@ async fn bodies_over_the_limit_get_413_and_bad_batches_store_nothing() {
     assert_eq!(status, 400, "{body}");
     let (status, _) = get_json(&c, &server2.url, "api/sessions/s/context").await;
     assert_eq!(status, 404, "nothing stored");
-    let (_, metrics) = (
-        0,
-        c.get(format!("{}metrics", server.url))
-            .send()
-            .await
-            .expect("ok")
-            .text()
-            .await
-            .expect("text"),
-    );
+    let metrics = metrics_text(&c, &server.url).await;
     assert!(
         metrics.contains("ctxguard_publish_errors_total{status=\"413\"} 1"),
         "{metrics}"

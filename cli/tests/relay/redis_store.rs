@@ -153,14 +153,7 @@ async fn redis_killed_and_restarted_empty_mid_stream() {
         .expect("the stream carries on");
     assert_eq!(id, after);
     assert!(data.contains("\"used_input_tokens\":40"));
-    let metrics = c
-        .get(format!("{}metrics", a.url))
-        .send()
-        .await
-        .expect("ok")
-        .text()
-        .await
-        .expect("text");
+    let metrics = metrics_text(&c, &a.url).await;
     assert!(
         metrics.contains("ctxguard_publish_errors_total{status=\"503\"} 1"),
         "{metrics}"

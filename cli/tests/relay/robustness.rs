@@ -210,18 +210,7 @@ async fn regression_issue_12_item_3_slow_idle_and_too_many_connections() {
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
     let t = Instant::now();
-    let answer = tokio::task::spawn_blocking({
-        let addr = server.addr();
-        move || {
-            raw_exchange(
-                &addr,
-                b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n",
-                Duration::from_secs(5),
-            )
-        }
-    })
-    .await
-    .expect("task");
+    let answer = raw_healthz(server.addr(), false, Duration::from_secs(5)).await;
     assert!(
         t.elapsed() < Duration::from_secs(2),
         "a clear answer, not a timeout"
@@ -235,14 +224,7 @@ async fn regression_issue_12_item_3_slow_idle_and_too_many_connections() {
     let (status, _) = get_json(&c, &server.url, "healthz").await;
     assert_eq!(status, 200);
     drop(held);
-    let metrics = c
-        .get(format!("{}metrics", server.url))
-        .send()
-        .await
-        .expect("ok")
-        .text()
-        .await
-        .expect("text");
+    let metrics = metrics_text(&c, &server.url).await;
     assert!(
         !metrics.contains("ctxguard_connections_rejected_total 0\n"),
         "{metrics}"
@@ -289,14 +271,7 @@ async fn half_sent_requests_are_closed_and_memory_stays_bounded() {
                 "a half-sent request was not closed"
             );
         }
-        let metrics = c
-            .get(format!("{}metrics", server.url))
-            .send()
-            .await
-            .expect("ok")
-            .text()
-            .await
-            .expect("text");
+        let metrics = metrics_text(&c, &server.url).await;
         let timed_out = format!("\nctxguard_connections_timed_out_total {}\n", wave * WAVE);
         assert!(
             metrics.contains(&timed_out) && metrics.contains("\nctxguard_open_connections 1\n"),
@@ -329,18 +304,7 @@ async fn under_256_open_files_300_silent_connections_get_answers_not_timeouts() 
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     let t = Instant::now();
-    let answer = tokio::task::spawn_blocking({
-        let addr = server.addr();
-        move || {
-            raw_exchange(
-                &addr,
-                b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
-                Duration::from_secs(5),
-            )
-        }
-    })
-    .await
-    .expect("task");
+    let answer = raw_healthz(server.addr(), true, Duration::from_secs(5)).await;
     assert!(
         t.elapsed() < Duration::from_secs(2),
         "answered in {:?}",
@@ -353,16 +317,7 @@ async fn under_256_open_files_300_silent_connections_get_answers_not_timeouts() 
     // The silent ones time out; then requests are served.
     let deadline = Instant::now() + Duration::from_secs(8);
     loop {
-        let addr = server.addr();
-        let answer = tokio::task::spawn_blocking(move || {
-            raw_exchange(
-                &addr,
-                b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
-                Duration::from_secs(5),
-            )
-        })
-        .await
-        .expect("task");
+        let answer = raw_healthz(server.addr(), true, Duration::from_secs(5)).await;
         if answer.starts_with("HTTP/1.1 200 ") {
             break;
         }
@@ -397,14 +352,7 @@ async fn ten_thousand_sessions_then_eviction_keep_memory_bounded() {
         }
     }
     let rss_end = server.rss_kib();
-    let metrics = c
-        .get(format!("{}metrics", server.url))
-        .send()
-        .await
-        .expect("ok")
-        .text()
-        .await
-        .expect("text");
+    let metrics = metrics_text(&c, &server.url).await;
     assert!(
         metrics.contains(&format!("\nctxguard_sessions {CAP}\n")),
         "{metrics}"

@@ -396,6 +396,18 @@ pub async fn get_json(client: &reqwest::Client, url: &str, path: &str) -> (u16, 
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// The `/metrics` text.
+pub async fn metrics_text(client: &reqwest::Client, url: &str) -> String {
+    client
+        .get(format!("{url}metrics"))
+        .send()
+        .await
+        .expect("the server answers")
+        .text()
+        .await
+        .expect("a text body")
+}
+
 /// One SSE frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame {
@@ -510,6 +522,18 @@ pub fn raw_exchange(addr: &str, request: &[u8], within: Duration) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`raw_exchange`] of a `GET /healthz` off the async runtime's threads.
+pub async fn raw_healthz(addr: String, close: bool, within: Duration) -> String {
+    let request: &[u8] = if close {
+        b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+    } else {
+        b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"
+    };
+    tokio::task::spawn_blocking(move || raw_exchange(&addr, request, within))
+        .await
+        .expect("the blocking task ends")
 }
 
 /// The JSON body of a raw HTTP/1.1 answer (`Content-Length` framed).
