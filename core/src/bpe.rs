@@ -90,11 +90,22 @@ const SPAN: usize = 16 << 10;
 
 const NONE: u32 = u32::MAX;
 
+/// [`Encoder::run_span`] for one pre-tokenizer and sink.
+type SpanFn<S> = fn(
+    &Encoder,
+    &str,
+    usize,
+    &mut RunState,
+    &mut memo::PieceCache,
+    &mut S,
+    &mut merge::Scratch,
+) -> Result<(), OutOfMemory>;
+
 /// What encoding one text carries from span to span.
 struct RunState {
     /// The tokens of the piece being merged.
     tokens: Vec<u32>,
-    /// Bytes of text taken so far (`usize::MAX` once the pieces ran out).
+    /// Bytes of text taken so far (the text's length once the pieces ran out).
     at: usize,
 }
 
@@ -167,24 +178,41 @@ impl Encoder {
         };
         cache.counted = cache.counted.saturating_add(text.len());
         if text.len() >= CACHE_FROM || cache.counted >= CACHE_AFTER {
-            cache.pieces.prepare()?;
+            cache.pieces.prepare(text.len())?;
         }
+        match self.pattern {
+            Pattern::O200k => self.run_with::<pretokenize::O200k>(text, cache, sink, scratch),
+            Pattern::Cl100k => self.run_with::<pretokenize::Cl100k>(text, cache, sink, scratch),
+            Pattern::Gpt2 => self.run_with::<pretokenize::Gpt2>(text, cache, sink, scratch),
+        }
+    }
+
+    /// [`Self::run`] under the pre-tokenizer `P`.
+    fn run_with<P: pretokenize::Split>(
+        &self,
+        text: &str,
+        cache: &mut Cache,
+        sink: &mut impl Sink,
+        scratch: &mut merge::Scratch,
+    ) -> Result<(), OutOfMemory> {
         let pieces = &mut cache.pieces;
         let mut state = RunState {
             tokens: Vec::new(),
             at: 0,
         };
-        let mut iter = pretokenize::pieces(text, self.pattern);
+        // The span function is called through a pointer the optimisers cannot
+        // see through, so that neither LLVM nor wasm-opt inlines it here: a
+        // wasm JIT without on-stack replacement (V8) can then move a long text
+        // to the optimised code between spans.
+        let span: SpanFn<_> = if pieces.is_ready() {
+            Self::run_span::<P, true, _>
+        } else {
+            Self::run_span::<P, false, _>
+        };
+        let span = std::hint::black_box(span);
         while state.at < text.len() {
-            let until = state.at + SPAN;
-            if pieces.is_ready() {
-                self.run_span::<true>(&mut iter, until, &mut state, pieces, sink, scratch)?;
-            } else {
-                self.run_span::<false>(&mut iter, until, &mut state, pieces, sink, scratch)?;
-            }
-            if state.at == usize::MAX {
-                break;
-            }
+            let until = state.at.saturating_add(SPAN);
+            span(self, text, until, &mut state, pieces, sink, scratch)?;
         }
         let held = state.tokens.capacity() * std::mem::size_of::<u32>();
         scratch.note_peak(held);
@@ -196,23 +224,25 @@ impl Encoder {
     /// function better after its first calls (V8's tiering) speeds up the rest
     /// of a long text, not only the next one.
     #[inline(never)]
-    fn run_span<const CACHED: bool>(
+    fn run_span<P: pretokenize::Split, const CACHED: bool, S: Sink>(
         &self,
-        pieces: &mut pretokenize::Pieces<'_>,
+        text: &str,
         until: usize,
         state: &mut RunState,
         cache: &mut memo::PieceCache,
-        sink: &mut impl Sink,
+        sink: &mut S,
         scratch: &mut merge::Scratch,
     ) -> Result<(), OutOfMemory> {
         let vocab = &self.vocab;
+        let bytes = text.as_bytes();
         let RunState { tokens, at } = state;
-        while *at < until {
-            let Some(pb) = pieces.next() else {
-                *at = usize::MAX;
-                break;
-            };
-            *at += pb.len();
+        let mut p = *at;
+        let stop = until.min(bytes.len());
+        while p < stop {
+            let e = pretokenize::next_end::<P>(text, p);
+            let start = p;
+            p = e;
+            let Some(pb) = bytes.get(start..e) else { break };
             match *pb {
                 [b] => {
                     sink.put(&[vocab.byte_rank(b)])?;
@@ -230,7 +260,7 @@ impl Encoder {
                 _ => {}
             }
             let probe = if CACHED && pb.len() <= memo::MAX_PIECE {
-                match cache.get(pb) {
+                match cache.get(bytes, start, pb.len()) {
                     Ok(hit) => {
                         sink.put(hit)?;
                         continue;
@@ -251,6 +281,7 @@ impl Encoder {
             }
             sink.put(tokens)?;
         }
+        *at = p.max(stop);
         Ok(())
     }
 

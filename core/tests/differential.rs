@@ -329,6 +329,44 @@ fn repeated_pieces_hit_the_memo_exactly() {
 }
 
 #[test]
+fn ascii_words_of_every_length_and_shape_encode_identically() {
+    // The o200k fast path reads words eight bytes at a time: runs of capitals
+    // and of lower case across every eight-byte boundary, at the end of the
+    // text, and before what may extend them (an apostrophe, a non-ASCII letter).
+    let mut cases = Vec::new();
+    for upper in 0..=18 {
+        for lower in 0..=18 {
+            if upper + lower == 0 {
+                continue;
+            }
+            let word = format!(
+                "{}{}",
+                &"QWERTYUIOPASDFGHJKL"[..upper],
+                &"abcdefghijklmnopqrs"[..lower]
+            );
+            for (before, after) in [
+                ("", ""),
+                (" ", ""),
+                ("(", ""),
+                (" ", " x"),
+                ("", "'s"),
+                ("", "'LL"),
+                (" ", "é"),
+                ("", "中"),
+                ("\n", "."),
+                ("1", "2"),
+            ] {
+                cases.push(format!("{before}{word}{after}"));
+            }
+        }
+    }
+    for case in &cases {
+        check(case).unwrap_or_else(|e| panic!("{e}"));
+    }
+    check(&cases.join("")).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
 fn texts_that_overflow_the_piece_caches_arenas_encode_identically() {
     // Distinct pieces of 17 to 64 bytes (keys in the byte arena, 1 MiB) of
     // several tokens each (results in the token arena): the cache empties

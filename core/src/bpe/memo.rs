@@ -14,7 +14,7 @@
 //! arena that would pass its bound empties the cache (a two-way set per
 //! bucket evicts the older entry of a full set).
 
-use super::vocab::{hash, same_bytes, words};
+use super::vocab::{hash, packed, same_bytes};
 use super::OutOfMemory;
 
 /// Pieces up to this many bytes are cached.
@@ -40,6 +40,12 @@ struct Slot {
     count: u32,
     /// The tokens (up to two), or the first token's offset in the token arena.
     value: [u32; 2],
+}
+
+/// The bucket hash of a short piece's key.
+#[inline(always)]
+fn short_hash(key: [u64; 2], len: usize) -> u64 {
+    (key[0] ^ key[1].rotate_left(29) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Two slots in one cache line: the newer entry first.
@@ -70,25 +76,32 @@ impl PieceCache {
         !self.buckets.is_empty()
     }
 
-    /// Makes the table if it does not exist yet.
-    pub(crate) fn prepare(&mut self) -> Result<(), OutOfMemory> {
-        if self.buckets.is_empty() {
-            OutOfMemory::reserve(&mut self.buckets, MIN_BUCKETS)?;
-            self.buckets.resize(MIN_BUCKETS, Bucket::default());
+    /// Makes the table if it does not exist yet, sized for a text of `len`
+    /// bytes (a bucket per 32 bytes: about one per six distinct pieces of
+    /// prose), or grows it to that size. It grows further as entries come.
+    pub(crate) fn prepare(&mut self, len: usize) -> Result<(), OutOfMemory> {
+        let want = (len / 32)
+            .next_power_of_two()
+            .clamp(MIN_BUCKETS, MAX_BUCKETS);
+        if self.buckets.len() < want {
+            if self.buckets.is_empty() {
+                OutOfMemory::reserve(&mut self.buckets, want)?;
+                self.buckets.resize(want, Bucket::default());
+            } else {
+                self.grow(want)?;
+            }
         }
         Ok(())
     }
 
-    /// The key and bucket hash of `piece` (of 1 to [`MAX_PIECE`] bytes).
-    #[inline]
-    fn key(piece: &[u8]) -> ([u64; 2], u64) {
-        if piece.len() <= SHORT {
-            let (a, b) = words(piece);
-            let h =
-                (a ^ b.rotate_left(29) ^ piece.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            ([a, b], h)
+    /// The key and bucket hash of the piece `text[at..at + len]` (of 1 to [`MAX_PIECE`] bytes).
+    #[inline(always)]
+    fn key(text: &[u8], at: usize, len: usize) -> ([u64; 2], u64) {
+        if len <= SHORT {
+            let key = packed(text, at, len);
+            (key, short_hash(key, len))
         } else {
-            let h = hash(piece);
+            let h = hash(text.get(at..at + len).unwrap_or_default());
             ([h, 0], h)
         }
     }
@@ -98,28 +111,30 @@ impl PieceCache {
         (h >> 40) as usize & (self.buckets.len() - 1)
     }
 
-    #[inline]
-    fn matches(&self, s: &Slot, key: [u64; 2], piece: &[u8]) -> bool {
-        if s.len as usize != piece.len() || s.key[0] != key[0] {
+    #[inline(always)]
+    fn matches(&self, s: &Slot, key: [u64; 2], text: &[u8], at: usize, len: usize) -> bool {
+        if s.len as usize != len || s.key[0] != key[0] {
             return false;
         }
-        if piece.len() <= SHORT {
+        if len <= SHORT {
             return s.key[1] == key[1];
         }
-        let at = s.key[1] as usize;
-        self.bytes
-            .get(at..at + piece.len())
-            .is_some_and(|b| same_bytes(b, piece))
+        let stored = s.key[1] as usize;
+        match (self.bytes.get(stored..stored + len), text.get(at..at + len)) {
+            (Some(a), Some(b)) => same_bytes(a, b),
+            _ => false,
+        }
     }
 
-    /// Looks `piece` up (the table must exist): its tokens on a hit, else the probe to store them with.
-    #[inline]
-    pub(crate) fn get(&self, piece: &[u8]) -> Result<&[u32], Probe> {
-        let (key, h) = Self::key(piece);
+    /// Looks the piece `text[at..at + len]` up (the table must exist): its
+    /// tokens on a hit, else the probe to store them with.
+    #[inline(always)]
+    pub(crate) fn get(&self, text: &[u8], at: usize, len: usize) -> Result<&[u32], Probe> {
+        let (key, h) = Self::key(text, at, len);
         let bucket = self.bucket_of(h);
         let b = &self.buckets[bucket];
         for s in &b.0 {
-            if self.matches(s, key, piece) {
+            if self.matches(s, key, text, at, len) {
                 return Ok(match s.count {
                     1 => &s.value[..1],
                     2 => &s.value[..],
@@ -174,14 +189,14 @@ impl PieceCache {
         b[0] = slot;
         self.stored += 1;
         if self.stored >= self.buckets.len() && self.buckets.len() < MAX_BUCKETS {
-            self.grow()?;
+            self.grow(self.buckets.len() * 4)?;
         }
         Ok(())
     }
 
-    /// Four times the buckets, the entries moved over (arenas kept).
-    fn grow(&mut self) -> Result<(), OutOfMemory> {
-        let size = (self.buckets.len() * 4).min(MAX_BUCKETS);
+    /// `size` buckets (at most [`MAX_BUCKETS`]), the entries moved over (arenas kept).
+    fn grow(&mut self, size: usize) -> Result<(), OutOfMemory> {
+        let size = size.min(MAX_BUCKETS);
         let mut bigger: Vec<Bucket> = Vec::new();
         OutOfMemory::reserve(&mut bigger, size)?;
         bigger.resize(size, Bucket::default());
@@ -190,8 +205,7 @@ impl PieceCache {
         for way in [1, 0] {
             for s in old.iter().map(|b| b.0[way]).filter(|s| s.len != 0) {
                 let h = if s.len as usize <= SHORT {
-                    (s.key[0] ^ s.key[1].rotate_left(29) ^ u64::from(s.len))
-                        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    short_hash(s.key, s.len as usize)
                 } else {
                     s.key[0]
                 };
@@ -227,34 +241,53 @@ mod tests {
 
     fn cache() -> PieceCache {
         let mut c = PieceCache::default();
-        c.prepare().unwrap();
+        c.prepare(0).unwrap();
         c
+    }
+
+    /// Looks a whole slice up, as a piece of a text of its own.
+    fn get<'c>(c: &'c PieceCache, piece: &[u8]) -> Result<&'c [u32], Probe> {
+        c.get(piece, 0, piece.len())
     }
 
     #[test]
     fn hits_only_the_same_bytes() {
         let mut c = cache();
-        let p = c.get(b"alpha").unwrap_err();
+        let p = get(&c, b"alpha").unwrap_err();
         c.put(p, b"alpha", &[7]).unwrap();
-        assert_eq!(c.get(b"alpha"), Ok(&[7u32][..]));
-        assert!(c.get(b"beta").is_err());
-        assert!(c.get(b"alph").is_err());
+        assert_eq!(get(&c, b"alpha"), Ok(&[7u32][..]));
+        assert!(get(&c, b"beta").is_err());
+        assert!(get(&c, b"alph").is_err());
+        // The same bytes inside a longer text hit; the text around them does not count.
+        assert_eq!(c.get(b"an alpha and more", 3, 5), Ok(&[7u32][..]));
+        assert!(c.get(b"an alphabet", 3, 6).is_err());
         let long = b"alphabetically-long-piece-of-text";
-        let p = c.get(long).unwrap_err();
+        let p = get(&c, long).unwrap_err();
         c.put(p, long, &[1, 2, 3]).unwrap();
-        assert_eq!(c.get(long), Ok(&[1u32, 2, 3][..]));
-        assert!(c.get(b"alphabetically-long-piece-of-texT").is_err());
-        let p = c.get(b"two").unwrap_err();
+        assert_eq!(get(&c, long), Ok(&[1u32, 2, 3][..]));
+        assert_eq!(
+            c.get(b"(alphabetically-long-piece-of-text)", 1, long.len()),
+            Ok(&[1u32, 2, 3][..])
+        );
+        assert!(get(&c, b"alphabetically-long-piece-of-texT").is_err());
+        let p = get(&c, b"two").unwrap_err();
         c.put(p, b"two", &[4, 5]).unwrap();
-        assert_eq!(c.get(b"two"), Ok(&[4u32, 5][..]));
+        assert_eq!(get(&c, b"two"), Ok(&[4u32, 5][..]));
+        for len in 1..=16 {
+            let piece = &b"0123456789abcdefXYZ"[..len];
+            let p = get(&c, piece).unwrap_err();
+            c.put(p, piece, &[len as u32]).unwrap();
+            assert_eq!(c.get(b"0123456789abcdefXYZ", 0, len), Ok(&[len as u32][..]));
+        }
     }
 
     #[test]
     fn zero_bytes_do_not_alias_shorter_pieces() {
         let mut c = cache();
-        let p = c.get(b"a").unwrap_err();
+        let p = get(&c, b"a").unwrap_err();
         c.put(p, b"a", &[1]).unwrap();
-        assert!(c.get(b"a\0").is_err());
+        assert!(get(&c, b"a\0").is_err());
+        assert!(get(&c, b"a\0\0\0\0\0\0\0\0").is_err());
     }
 
     #[test]
@@ -264,14 +297,14 @@ mod tests {
             .map(|i| format!("piece {i} of a fairly long key"))
             .collect();
         for (i, p) in pieces.iter().enumerate() {
-            if let Err(probe) = c.get(p.as_bytes()) {
+            if let Err(probe) = get(&c, p.as_bytes()) {
                 c.put(probe, p.as_bytes(), &[i as u32, 1, 2]).unwrap();
             }
             assert!(c.buckets.len() <= MAX_BUCKETS);
             assert!(c.tokens.len() <= ARENA_TOKENS && c.bytes.len() <= ARENA_BYTES);
         }
         let last = pieces.last().unwrap();
-        assert_eq!(c.get(last.as_bytes()), Ok(&[199_999u32, 1, 2][..]));
+        assert_eq!(get(&c, last.as_bytes()), Ok(&[199_999u32, 1, 2][..]));
         assert_eq!(c.buckets.len(), MAX_BUCKETS);
     }
 }

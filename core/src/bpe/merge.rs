@@ -132,21 +132,37 @@ impl CompatCache {
 /// Pieces up to this many bytes are scanned in fixed arrays on the stack.
 const SMALL: usize = 32;
 
-/// The parts of a piece of at most [`SMALL`] bytes: part k's token, and
-/// `rank[k]` the token of merging parts k and k + 1 (`NONE`: they do not
-/// merge). Kept in the scratch so that a call fills only what it uses.
+/// The parts of a piece of at most [`SMALL`] bytes, as a linked list over
+/// byte positions: part k's token, its neighbours, and `key[k]`, the merge of
+/// parts k and `next[k]` as `rank << 5 | k` (`u32::MAX`: none), so that the
+/// smallest key is the lowest rank, leftmost on ties — tiktoken's choice —
+/// found by a plain minimum. Kept in the scratch so that a call fills only what it uses.
 #[derive(Debug)]
 struct SmallParts {
     token: [u32; SMALL],
-    rank: [u32; SMALL],
+    key: [u32; SMALL],
+    next: [u8; SMALL],
+    prev: [u8; SMALL],
 }
 
 impl Default for SmallParts {
     fn default() -> Self {
         SmallParts {
             token: [NONE; SMALL],
-            rank: [NONE; SMALL],
+            key: [NONE; SMALL],
+            next: [0; SMALL],
+            prev: [0; SMALL],
         }
+    }
+}
+
+/// A small part's merge key: `rank << 5 | k`, or `u32::MAX` for no merge.
+#[inline]
+fn small_key(rank: u32, k: usize) -> u32 {
+    if rank == NONE {
+        NONE
+    } else {
+        (rank << 5) | k as u32
     }
 }
 
@@ -157,43 +173,56 @@ fn small_merge(
     out: &mut Vec<u32>,
     parts: &mut SmallParts,
 ) -> Result<(), OutOfMemory> {
+    const _: () = assert!(SMALL <= 32, "keys keep the part in 5 bits");
     let n = piece.len().min(SMALL);
-    let SmallParts { token, rank } = parts;
-    for (t, &b) in token.iter_mut().zip(piece) {
-        *t = vocab.byte_rank(b);
+    let SmallParts {
+        token,
+        key,
+        next,
+        prev,
+    } = parts;
+    for (k, &b) in piece[..n].iter().enumerate() {
+        token[k] = vocab.byte_rank(b);
+        next[k] = k as u8 + 1;
+        prev[k] = (k as u8).wrapping_sub(1);
     }
-    for (r, w) in rank.iter_mut().zip(piece.windows(2)) {
-        *r = vocab.pair_rank(w[0], w[1]);
+    for (k, w) in piece[..n].windows(2).enumerate() {
+        key[k] = small_key(vocab.pair_rank(w[0], w[1]), k);
     }
-    rank[n - 1] = NONE;
+    key[n - 1] = NONE;
+    let key = &mut key[..n];
     let mut len = n;
     loop {
-        let mut best = (NONE, 0usize);
-        for (k, &r) in rank[..len - 1].iter().enumerate() {
-            if r < best.0 {
-                best = (r, k);
-            }
-        }
-        let (r, i) = best;
-        if r == NONE {
+        let best = key.iter().fold(NONE, |m, &k| m.min(k));
+        if best == NONE {
             break;
         }
-        // Part i absorbs part i + 1.
+        // Part i absorbs its successor j and becomes token r.
+        let (r, i) = (best >> 5, (best & 31) as usize);
+        let j = usize::from(next[i]) & (SMALL - 1);
+        let after = next[j];
         token[i] = r;
-        token.copy_within(i + 2..len, i + 1);
-        rank.copy_within(i + 2..len, i + 1);
+        key[j] = NONE;
+        next[i] = after;
         len -= 1;
-        if i > 0 {
-            rank[i - 1] = vocab.merge(token[i - 1], r);
-        }
-        rank[i] = if i + 1 < len {
-            vocab.merge(r, token[i + 1])
+        let a = usize::from(after);
+        key[i] = if a < n {
+            prev[a & (SMALL - 1)] = i as u8;
+            small_key(vocab.merge(r, token[a & (SMALL - 1)]), i)
         } else {
             NONE
         };
+        let p = usize::from(prev[i]);
+        if p < n {
+            key[p] = small_key(vocab.merge(token[p & (SMALL - 1)], r), p);
+        }
     }
     OutOfMemory::reserve(out, len)?;
-    out.extend_from_slice(&token[..len]);
+    let mut k = 0;
+    while k < n {
+        out.push(token[k]);
+        k = usize::from(next[k]);
+    }
     Ok(())
 }
 

@@ -138,6 +138,15 @@ impl<'a> Parents<'a> {
         self.bytes
     }
 
+    /// The parents of rank `256 + i`.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> (u32, u32) {
+        let nibble = u32::from(self.high[i / 2] >> (4 * (i % 2)));
+        let l = u32::from(self.l_lo[i]) | u32::from(self.l_mid[i]) << 8 | (nibble & 3) << 16;
+        let r = u32::from(self.r_lo[i]) | u32::from(self.r_mid[i]) << 8 | ((nibble >> 2) & 3) << 16;
+        (l, r)
+    }
+
     /// The parents of ranks 256, 257, … in order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, u32)> + 'a {
         let Parents {

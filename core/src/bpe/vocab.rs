@@ -14,6 +14,9 @@ use std::sync::OnceLock;
 
 const NONE: u32 = u32::MAX;
 
+/// Tokens whose merges one call of the set-up inserts.
+const SETUP_CHUNK: usize = 4096;
+
 /// Bits of a merge-table slot that hold `rank + 1` (every vocabulary has fewer than 2^18 ranks).
 const RANK_BITS: u32 = 18;
 const RANK_MASK: u64 = (1 << RANK_BITS) - 1;
@@ -96,6 +99,41 @@ fn u64_at(b: &[u8], i: usize) -> u64 {
     b.get(i..)
         .and_then(<[u8]>::first_chunk::<8>)
         .map_or(0, |c| u64::from_le_bytes(*c))
+}
+
+/// Eight bytes of `b` at `i`, little-endian, zero-padded past its end.
+#[inline(always)]
+pub(crate) fn load8(b: &[u8], i: usize) -> u64 {
+    match b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(c) => u64::from_le_bytes(*c),
+        None => load8_tail(b, i),
+    }
+}
+
+#[inline(never)]
+fn load8_tail(b: &[u8], i: usize) -> u64 {
+    let rest = b.get(i..).unwrap_or_default();
+    let mut buf = [0u8; 8];
+    let n = rest.len().min(8);
+    buf[..n].copy_from_slice(&rest[..n]);
+    u64::from_le_bytes(buf)
+}
+
+/// The bytes `b[i..i + len]` (`len` at most 16) as two little-endian words, zero-padded.
+#[inline(always)]
+pub(crate) fn packed(b: &[u8], i: usize, len: usize) -> [u64; 2] {
+    let mask = |n: usize| {
+        if n >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * n)) - 1
+        }
+    };
+    if len <= 8 {
+        [load8(b, i) & mask(len), 0]
+    } else {
+        [load8(b, i), load8(b, i + 8) & mask(len - 8)]
+    }
 }
 
 /// Two words that together hold every byte of a slice of up to 16 bytes
@@ -198,10 +236,35 @@ impl Vocabulary {
             bytes[usize::from(b)] = rank as u32;
         }
         let mut vocab = Vocabulary::empty(parents.count(), bytes, Source::Parents(table));
-        for (i, (l, r)) in parents.iter().enumerate() {
-            vocab.insert(l, r, (i + 256) as u32, &byte_of);
+        // In calls of a few thousand tokens each, through a pointer the
+        // optimisers cannot inline: a wasm JIT without on-stack replacement
+        // (V8) then runs most of the set-up in optimised code.
+        let chunk: fn(&mut Vocabulary, &Parents<'_>, usize, usize, &[u8; 256]) =
+            Self::insert_parents;
+        let chunk = std::hint::black_box(chunk);
+        let m = parents.count() - 256;
+        let mut at = 0;
+        while at < m {
+            let end = (at + SETUP_CHUNK).min(m);
+            chunk(&mut vocab, &parents, at, end, &byte_of);
+            at = end;
         }
         vocab
+    }
+
+    /// Inserts the merges of ranks `256 + from` to `256 + to`.
+    #[inline(never)]
+    fn insert_parents(
+        &mut self,
+        parents: &Parents<'_>,
+        from: usize,
+        to: usize,
+        byte_of: &[u8; 256],
+    ) {
+        for i in from..to {
+            let (l, r) = parents.get(i);
+            self.insert(l, r, (i + 256) as u32, byte_of);
+        }
     }
 
     /// The vocabulary of a token list whose ranks 0 to 255 are the single
