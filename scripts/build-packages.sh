@@ -81,7 +81,9 @@ build_toolbar() {
     wasm_module release-wasm "$out/wasm" ctxguard_toolbar "-Oz --converge"
     echo "==> pkg/toolbar: the preview engine (ctxguard-web --features engine: core's tokenizer)" >&2
     wasm_module release "$out/engine" ctxguard_preview -O3 --no-default-features --features engine
-    cp web/js/ctxguard-toolbar.js web/js/ctxguard-toolbar.d.ts web/js/package.json web/js/README.md "$out/"
+    cp web/js/ctxguard-toolbar.js web/js/package.json web/js/README.md "$out/"
+    # The declarations: core's wire types (defined once, shared with ctxguard-core), then the elements'.
+    { cat core/src/protocol/wire.d.ts; echo; cat web/js/ctxguard-toolbar.d.ts; } >"$out/ctxguard-toolbar.d.ts"
   else
     echo "==> pkg/toolbar is up to date (--force rebuilds it)" >&2
   fi

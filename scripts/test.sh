@@ -13,11 +13,13 @@ step() { printf '\n==> %s\n' "$*"; }
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
+# The cargo-fuzz crate is a workspace of its own (nightly only); its target files are checked here.
+rustfmt --edition 2021 --check fuzz/fuzz_targets/*.rs
 
 step "cargo clippy (native, all targets)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "cargo test (native: unit, property and conformance tests)"
+step "cargo test (native: unit, property and conformance tests; fuzz/checks replays the fuzz corpus and regressions)"
 cargo test --workspace
 
 step "cargo clippy (wasm32: ctxguard-core with its JS facade, the toolbar, the preview engine)"

@@ -129,16 +129,24 @@ impl TokenCounter {
         }
     }
 
+    /// The reference reads `call.get("function", {})` whatever the call's other
+    /// keys hold, so a `function` object counts in every shape: also when the
+    /// call's `id` is not a string, or its `name` is null (then only the
+    /// arguments count), which the typed OpenAI shape does not accept.
     fn count_tool_call(&self, call: &ToolCall) -> Tokens {
-        let ToolCall::Function { function, .. } = call else {
-            return 0;
+        let (name, arguments) = match call {
+            ToolCall::Function { function, .. } => {
+                (Some(function.name.as_str()), Some(&function.arguments))
+            }
+            ToolCall::Flat { extra, .. } => function_fields(extra.get("function")),
+            ToolCall::Other(v) => function_fields(v.get("function")),
         };
-        let args = match &function.arguments {
-            Value::String(s) => self.count_text(s),
-            v if pyjson::is_truthy(v) => self.count_text(&pyjson::dumps(v)),
+        let args = match arguments {
+            Some(Value::String(s)) => self.count_text(s),
+            Some(v) if pyjson::is_truthy(v) => self.count_text(&pyjson::dumps(v)),
             _ => 0,
         };
-        self.count_text(&function.name) + args
+        name.map_or(0, |n| self.count_text(n)) + args
     }
 
     /// Cuts `text` to its first `head` and last `tail` tokens, each decoded lossily.
@@ -156,6 +164,14 @@ impl TokenCounter {
             self.decode_lossy(&ids[total - tail..])
         };
         (head_text, tail_text, tokens_of_len(total))
+    }
+}
+
+/// The string `name` and the `arguments` of a `function` object, when it is one.
+fn function_fields(function: Option<&Value>) -> (Option<&str>, Option<&Value>) {
+    match function {
+        Some(Value::Object(f)) => (f.get("name").and_then(Value::as_str), f.get("arguments")),
+        _ => (None, None),
     }
 }
 
@@ -193,6 +209,37 @@ mod tests {
     fn special_token_text_is_plain_text() {
         let counter = TokenCounter::for_model("gpt-4");
         assert!(counter.count_text("<|endoftext|>") > 1);
+    }
+
+    /// Found by the `message_count` fuzz target's reference transcription
+    /// (fuzz/regressions/message_count/tool-call-with-*): a tool call whose id
+    /// is not a string, or whose function name is null, still counts its
+    /// function as the reference does.
+    #[test]
+    fn tool_calls_count_their_function_whatever_their_id_and_name() {
+        let counter = TokenCounter::for_model("gpt-4o");
+        let count = |call: serde_json::Value| {
+            let raw = serde_json::json!([{"role": "assistant", "tool_calls": [call]}]);
+            let msgs = crate::message::parse_messages(&raw).expect("accepted");
+            counter.count_messages(&msgs)
+        };
+        let typed = count(
+            serde_json::json!({"id": "5", "function": {"name": "lookup", "arguments": "{\"q\": 1}"}}),
+        );
+        let numeric_id = count(
+            serde_json::json!({"id": 5, "function": {"name": "lookup", "arguments": "{\"q\": 1}"}}),
+        );
+        assert_eq!(numeric_id, typed);
+        let null_name = count(
+            serde_json::json!({"id": "5", "function": {"name": null, "arguments": "{\"q\": 1}"}}),
+        );
+        assert_eq!(null_name, typed - counter.count_text("lookup"));
+        let langchain = count(serde_json::json!({"id": "5", "name": "lookup", "args": {"q": 1}}));
+        assert_eq!(
+            langchain,
+            count(serde_json::json!(7)),
+            "no function object: nothing"
+        );
     }
 
     #[test]

@@ -579,6 +579,22 @@ mod tests {
         }
     }
 
+    /// Found by the `tool_output` fuzz target
+    /// (fuzz/regressions/tool_output/name-of-python-whitespace): a name of
+    /// characters Python's `str.strip` removes (U+001C–U+001F included) is
+    /// blank, so the content's own name stays, as in the reference.
+    #[test]
+    fn a_name_of_python_whitespace_is_blank() {
+        let mut m = Message::new(
+            "tool",
+            "[tool_output name=unit_tests total_tokens=1 truncated=false]\nok",
+        );
+        m.name = Some("\u{1c}\u{1f} ".into());
+        assert_eq!(extract_raw(&m).tool_name.as_deref(), Some("unit_tests"));
+        m.name = Some("\u{1c}x".into());
+        assert_eq!(extract_raw(&m).tool_name.as_deref(), Some("\u{1c}x"));
+    }
+
     #[test]
     fn emergency_keeps_at_least_one() {
         assert_eq!(TruncationPolicy::tokens(2).emergency().limit, 1);

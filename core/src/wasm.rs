@@ -11,7 +11,9 @@
 //! - `wasm/args.rs`: JS values in, core's types out and back, and [`Thrown`],
 //!   the one error type every export throws;
 //! - `wasm/types.d.ts`: the TypeScript declarations of every data type, appended
-//!   to the package's `.d.ts` at build time (the exports' own signatures name them);
+//!   to the package's `.d.ts` at build time (the exports' own signatures name
+//!   them), after the wire contracts' (`protocol/wire.d.ts`, which the toolbar
+//!   package shares);
 //! - the exports by concept: `tokens`, `metrics` (limits and snapshots),
 //!   `tool_output`, `attachment` (blocks, headers, preview, pages), `status`
 //!   (throttling and parsing status events), `ledger` (`TokenLedger`), `guard`
@@ -48,6 +50,10 @@ pub use metrics::{context_config, context_metrics};
 pub use status::{parse_status_event, should_emit_status_update};
 pub use tokens::{count_messages, count_tokens};
 pub use tool_output::render_tool_output;
+
+/// The wire contracts' declarations, shared with the toolbar package's.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_WIRE: &str = include_str!("protocol/wire.d.ts");
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = include_str!("wasm/types.d.ts");

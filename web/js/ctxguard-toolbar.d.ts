@@ -1,4 +1,6 @@
 // Types of ctxguard-toolbar: the two custom elements, their state and events.
+// scripts/build-packages.sh puts core's wire types (core/src/protocol/wire.d.ts:
+// StatusEvent, ContextMetricsSnapshot, ContextState, …) before these lines.
 // `import "ctxguard-toolbar"` defines the elements; these declarations add
 // them to HTMLElementTagNameMap, the DOM's event maps, React 19's
 // JSX.IntrinsicElements (in the "react" module) and the global one (other
@@ -16,81 +18,6 @@ export type FeedSource = "sse" | "host";
 
 /** The connection as the toolbar shows it (`host`: fed by the page). */
 export type ConnectionState = "connecting" | "live" | "reconnecting" | "offline" | "host";
-
-/** When in a turn a status update was sent. */
-export type Phase = "build_messages" | "after_tool_end" | "after_compaction" | "summary_compact" | "final";
-
-/** Per-source split of the used tokens. */
-export interface UsageBreakdown {
-  system: number;
-  user: number;
-  assistant: number;
-  tool_outputs: number;
-  attachments: number;
-  overhead: number;
-}
-
-/** `context_metrics` of a status event (SPEC §4). */
-export interface ContextMetrics {
-  context_window: number;
-  reserved_output_tokens: number;
-  available_input_tokens: number;
-  used_input_tokens: number;
-  remaining_input_tokens: number;
-  remaining_percent: number;
-  display_remaining_tokens: number;
-  display_remaining_percent: number;
-  trigger_limit: number;
-  target_limit: number;
-  is_over_trigger: boolean;
-  breakdown?: UsageBreakdown;
-}
-
-/** State of a summary compaction. */
-export type CompactionStatus = "started" | "in_progress" | "completed" | "fallback";
-
-/** `context_compaction` of a `summary_compact` event. */
-export interface ContextCompaction {
-  type: "summary_compact";
-  status: CompactionStatus;
-  before_tokens: number;
-  trigger_limit: number;
-  target_limit: number;
-  used_legacy_fallback: boolean;
-  /** ISO 8601 UTC start time (server clock). */
-  created_at: string;
-  after_tokens?: number;
-  summary_message_id?: string;
-  failure_reason?: string;
-}
-
-/** The SSE payload of SPEC §4. */
-export interface StatusEvent {
-  type: "response.status.updated";
-  response_id: string;
-  phase: Phase;
-  context_metrics: ContextMetrics;
-  context_compaction?: ContextCompaction;
-}
-
-/** Wegent's Socket.IO `chat:status_updated` payload. */
-export interface ChatStatusUpdated {
-  task_id?: string | number;
-  subtask_id?: string | number | null;
-  phase: Phase;
-  context_metrics: ContextMetrics;
-  context_compaction?: ContextCompaction;
-}
-
-/** The `/context` body: a session's latest state. */
-export interface ContextState {
-  event_id: number;
-  phase: Phase | null;
-  context_metrics: ContextMetrics | null;
-  context_compaction?: ContextCompaction;
-  model?: string;
-  attachment_limit?: number;
-}
 
 /** One compaction that ended. */
 export interface HistoryEntry {
@@ -130,7 +57,7 @@ export interface ToolbarState {
   restored: boolean;
   last_event_id: number | null;
   phase: Phase | null;
-  metrics: ContextMetrics | null;
+  metrics: ContextMetricsSnapshot | null;
   compaction: ContextCompaction | null;
   /** Ended compactions, newest first (at most 50). */
   history: HistoryEntry[];

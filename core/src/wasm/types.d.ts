@@ -40,36 +40,10 @@ export interface ContextLimits {
   trigger_limit: number;
   target_limit: number;
 }
-/** Where the used tokens come from; the parts sum to `used_input_tokens`. */
-export interface UsageBreakdown {
-  system: number;
-  user: number;
-  assistant: number;
-  tool_outputs: number;
-  attachments: number;
-  overhead: number;
-}
-/** One context usage snapshot: the 11 wire fields (SPEC §3) and, for a full recount, the breakdown. */
-export interface ContextMetricsSnapshot {
-  context_window: number;
-  reserved_output_tokens: number;
-  available_input_tokens: number;
-  used_input_tokens: number;
-  remaining_input_tokens: number;
-  remaining_percent: number;
-  display_remaining_tokens: number;
-  display_remaining_percent: number;
-  trigger_limit: number;
-  target_limit: number;
-  is_over_trigger: boolean;
-  breakdown?: UsageBreakdown;
-}
 /** The input tokens a provider reported for the messages of its last call. */
 export interface ProviderBaseline { input_tokens: number; messages: Message[] }
 /** What throttling needs of a snapshot (a whole `ContextMetricsSnapshot` fits). */
 export interface EmitState { remaining_percent: number; is_over_trigger: boolean }
-/** Phase of a status update. */
-export type Phase = "build_messages" | "after_tool_end" | "after_compaction" | "summary_compact" | "final";
 
 /** How much of a tool output survives a cut. */
 export interface TruncationPolicy { kind: "tokens" | "bytes"; limit: number }
@@ -141,30 +115,6 @@ export interface ReadError { status: "error"; message: string }
 export interface ReadRejected { status: "rejected"; message: string }
 /** The `read_attachment` tool result. */
 export type ReadResult = ReadSuccess | ReadEmpty | ReadError | ReadRejected;
-
-/** State of a summary compaction; `started` and `in_progress` both mean compacting. */
-export type CompactionStatus = "started" | "in_progress" | "completed" | "fallback";
-/** The `context_compaction` object of a `summary_compact` event. */
-export interface ContextCompaction {
-  type: string;
-  status: CompactionStatus;
-  before_tokens: number;
-  trigger_limit: number;
-  target_limit: number;
-  used_legacy_fallback: boolean;
-  created_at: string;
-  after_tokens?: number;
-  summary_message_id?: string;
-  failure_reason?: string;
-}
-/** The JSON of one `response.status.updated` SSE `data:` field (SPEC §4). */
-export interface StatusEvent {
-  type: "response.status.updated";
-  response_id: string;
-  phase: Phase;
-  context_metrics: ContextMetricsSnapshot;
-  context_compaction?: ContextCompaction;
-}
 
 /** One attachment of a user message, with the fields Wegent's backend composes its block from. */
 export interface Attachment {

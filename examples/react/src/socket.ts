@@ -2,7 +2,7 @@
 // and an `emit` the scripted conversation below drives. The payloads are
 // Wegent's `chat:status_updated` shape (task_id, subtask_id, phase,
 // context_metrics, context_compaction?), exactly what the backend emits.
-import type { ChatStatusUpdated, CompactionStatus, ContextMetrics, Phase } from "ctxguard-toolbar";
+import type { ChatStatusUpdated, CompactionStatus, ContextMetricsSnapshot, Phase } from "ctxguard-toolbar";
 
 type Handler = (payload: ChatStatusUpdated) => void;
 
@@ -31,7 +31,7 @@ const RESERVED = 16_000;
 const TRIGGER = 100_800;
 const TARGET = 89_600;
 
-function metrics(used: number): ContextMetrics {
+function metrics(used: number): ContextMetricsSnapshot {
   const available = WINDOW - RESERVED;
   return {
     context_window: WINDOW,
