@@ -29,8 +29,19 @@ fn main() {
             "{name} lacks a single-byte token; the engine assumes every byte is one"
         );
     }
+    // The engine stores a token as the two tokens BPE merges it from (its
+    // parents) and looks merges up by them; that needs every token to be the
+    // BPE of its own bytes, with both parents of lower rank. Checked for all four.
+    let o200k_parents = parents("o200k_base", &o200k);
+    for (name, tokens) in [
+        ("cl100k_base", &cl100k),
+        ("r50k_base", &r50k),
+        ("p50k_base", &p50k),
+    ] {
+        parents(name, tokens);
+    }
     for (name, table) in [
-        ("o200k_base.vocab", encode_table(&o200k)),
+        ("o200k_base.parents", parents_table(&o200k, &o200k_parents)),
         // Most of cl100k is in o200k, and most of r50k in cl100k: ship references.
         ("cl100k_base.derived", derived_table(&cl100k, &o200k)),
         ("r50k_base.derived", derived_table(&r50k, &cl100k)),
@@ -62,6 +73,88 @@ fn vocabulary_tokens(bpe: &tiktoken_rs::CoreBPE) -> Vec<Vec<u8>> {
     (0..count)
         .map(|rank| ordinary(rank).unwrap_or_default())
         .collect()
+}
+
+/// Each token's parents, by rank: `None` for single bytes and empty ranks, else
+/// the two tokens whose merge is the last step of BPE on the token's bytes.
+/// Panics unless BPE on every token's bytes gives that token, after merges
+/// of lower rank only.
+fn parents(name: &str, tokens: &[Vec<u8>]) -> Vec<Option<(u32, u32)>> {
+    let ranks: std::collections::HashMap<&[u8], u32> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.is_empty())
+        .map(|(r, t)| (&t[..], r as u32))
+        .collect();
+    let mut out = Vec::with_capacity(tokens.len());
+    for (rank, token) in tokens.iter().enumerate() {
+        if token.len() < 2 {
+            out.push(None);
+            continue;
+        }
+        // tiktoken's merge loop over (start, rank) parts of the token's bytes.
+        let mut starts: Vec<usize> = (0..=token.len()).collect();
+        let mut last = None;
+        loop {
+            let mut best: Option<(u32, usize)> = None;
+            for i in 0..starts.len().saturating_sub(2) {
+                if let Some(&r) = ranks.get(&token[starts[i]..starts[i + 2]]) {
+                    if best.is_none_or(|(b, _)| r < b) {
+                        best = Some((r, i));
+                    }
+                }
+            }
+            let Some((r, i)) = best else { break };
+            assert!(
+                r <= rank as u32,
+                "{name}: BPE of token {rank} merges {r}, of higher rank"
+            );
+            last = Some((
+                ranks[&token[starts[i]..starts[i + 1]]],
+                ranks[&token[starts[i + 1]..starts[i + 2]]],
+            ));
+            starts.remove(i + 1);
+        }
+        assert!(
+            starts.len() == 2,
+            "{name}: token {rank} is not the BPE of its own bytes"
+        );
+        out.push(last);
+    }
+    out
+}
+
+/// A vocabulary as its tokens' parents: `u32 count`, the byte value of each
+/// of ranks 0 to 255 (every one a single byte), then for ranks 256 and up the
+/// parents `(l, r)` (each below 2^18) in planes that compress well: the low
+/// bytes of every `l`, their middle bytes, the same two for `r`, then one
+/// nibble per rank (`l >> 16 | (r >> 16) << 2`), two ranks to a byte, low nibble first.
+fn parents_table(tokens: &[Vec<u8>], parents: &[Option<(u32, u32)>]) -> Vec<u8> {
+    let mut table = (tokens.len() as u32).to_le_bytes().to_vec();
+    for (rank, token) in tokens.iter().enumerate().take(256) {
+        assert!(
+            token.len() == 1,
+            "rank {rank} is not a single byte; the parents table assumes ranks 0-255 are"
+        );
+        table.push(token[0]);
+    }
+    let pairs: Vec<(u32, u32)> = parents[256..]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| p.unwrap_or_else(|| panic!("rank {} has no parents", i + 256)))
+        .collect();
+    assert!(pairs.iter().all(|&(l, r)| l < 1 << 18 && r < 1 << 18));
+    for shift in [0, 8] {
+        table.extend(pairs.iter().map(|&(l, _)| (l >> shift) as u8));
+    }
+    for shift in [0, 8] {
+        table.extend(pairs.iter().map(|&(_, r)| (r >> shift) as u8));
+    }
+    for two in pairs.chunks(2) {
+        let nibble = |&(l, r): &(u32, u32)| ((l >> 16) | ((r >> 16) << 2)) as u8;
+        table.push(nibble(&two[0]) | two.get(1).map_or(0, nibble) << 4);
+    }
+    table
 }
 
 /// `u32 count`, then one length byte per rank, then every token's bytes in rank order.

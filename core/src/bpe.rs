@@ -2,16 +2,21 @@
 //! parsing and linear-time behaviour on adversarial input.
 //!
 //! - The vocabularies are generated at build time from tiktoken-rs's data
-//!   (`build.rs`): o200k as one length byte per rank plus the token bytes in
-//!   rank order, cl100k and r50k as references into o200k and cl100k
-//!   (`tables`), embedded with `include_bytes!`; start-up only fills an
-//!   open-addressing table of ranks (O(vocabulary), `vocab`).
+//!   (`build.rs`): o200k as each token's parents (the two tokens BPE merges
+//!   it from), cl100k and r50k as references into o200k and cl100k
+//!   (`tables`), embedded with `include_bytes!`. Start-up fills a table from
+//!   parent pairs to tokens (O(vocabulary), no hashing of bytes, `vocab`);
+//!   for cl100k and r50k the parents are found first by merging each token's
+//!   bytes with the merges before it.
 //! - Pre-tokenization is hand-written (`pretokenize`) instead of a regex.
 //! - Merging follows tiktoken's rule: a scan for short pieces, a tournament
-//!   tree for longer ones (`merge`), with per-call memos of pieces
-//!   (`memo`) and of pairs; pieces longer than a window are merged window by
-//!   window with checked junctions (`window`), so one count's working memory
-//!   stays bounded whatever the text.
+//!   tree for longer ones (`merge`); every merge is one probe of the parents
+//!   table, since every token is the BPE of its own bytes (so no whole-piece
+//!   lookup is needed either). Pieces longer than a window are merged window
+//!   by window with checked junctions (`window`), so one count's working
+//!   memory stays bounded whatever the text.
+//! - Each encoder keeps a bounded cache of encoded pieces across calls
+//!   (`memo`, at most 4 MiB), made for the first long text.
 //!
 //! Only [`Encoder`] and the four shared encoders are public. tiktoken-rs stays
 //! the oracle: the differential tests compare both engines on the conformance
@@ -28,7 +33,7 @@ mod window;
 
 use pretokenize::Pattern;
 use sink::{Count, Sink};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex, TryLockError};
 use tables::Tokens;
 use vocab::Vocabulary;
 
@@ -60,33 +65,56 @@ impl From<OutOfMemory> for crate::Error {
     }
 }
 
-/// A tokenizer: a vocabulary and its pre-tokenizer.
+/// A tokenizer: a vocabulary, its pre-tokenizer, and its piece cache.
 #[derive(Debug)]
 pub struct Encoder {
     vocab: Vocabulary,
     pattern: Pattern,
+    /// Kept across calls (bounded: see [`memo`]); a call that finds it taken
+    /// by another thread uses a cache of its own.
+    cache: Mutex<Cache>,
 }
 
-/// Below this many bytes a text is counted without the piece memo (its table would cost more).
-const MEMO_FROM: usize = 4096;
+/// The shared piece cache and how much text went through the encoder before it was made.
+#[derive(Debug, Default)]
+struct Cache {
+    pieces: memo::PieceCache,
+    counted: usize,
+}
+
+/// A text this long, or this many bytes counted in all, makes the piece cache.
+const CACHE_FROM: usize = 4096;
+const CACHE_AFTER: usize = 64 << 10;
 /// Bytes of text encoded per call of `Encoder::run_span`.
 const SPAN: usize = 16 << 10;
+
+const NONE: u32 = u32::MAX;
+
+/// [`Encoder::run_span`] for one pre-tokenizer and sink.
+type SpanFn<S> = fn(
+    &Encoder,
+    &str,
+    usize,
+    &mut RunState,
+    &mut memo::PieceCache,
+    &mut S,
+    &mut merge::Scratch,
+) -> Result<(), OutOfMemory>;
 
 /// What encoding one text carries from span to span.
 struct RunState {
     /// The tokens of the piece being merged.
     tokens: Vec<u32>,
-    memo: memo::PieceMemo,
-    memoise: bool,
-    /// Where the next piece starts.
+    /// Bytes of text taken so far (the text's length once the pieces ran out).
     at: usize,
 }
 
 impl Encoder {
-    fn new(tokens: Tokens, pattern: Pattern) -> Self {
+    fn new(vocab: Vocabulary, pattern: Pattern) -> Self {
         Encoder {
-            vocab: Vocabulary::from_tokens(tokens),
+            vocab,
             pattern,
+            cache: Mutex::new(Cache::default()),
         }
     }
 
@@ -108,46 +136,85 @@ impl Encoder {
     pub fn try_encode_ordinary(&self, text: &str) -> crate::Result<Vec<u32>> {
         let mut out = Vec::new();
         OutOfMemory::reserve(&mut out, text.len() / 4 + 1)?;
-        self.run(text, &mut out, &mut merge::Scratch::for_text(text.len()))?;
+        self.run(text, &mut out, &mut merge::Scratch::default())?;
         Ok(out)
     }
 
     /// [`Self::count_ordinary`], or [`crate::Error::OutOfMemory`] when a buffer cannot grow.
     ///
-    /// The working memory of one count is bounded by a constant whatever the
-    /// text's length or its longest piece — at most about 6 MB: 1 MB of piece
-    /// memo slots, 1 MB of pair memo slots, up to 4 MB of memoised tokens, and
-    /// about 120 KB for merging one window of a long piece — and it is freed
-    /// when the count returns.
+    /// Memory: the encoder's piece cache, made for the first long text and
+    /// kept (at most 4 MiB per encoding, see [`memo`]), and the working memory
+    /// of one count, bounded by a constant whatever the text's length or its
+    /// longest piece — about 120 KB for merging one window of a long piece —
+    /// and freed when the count returns.
     pub fn try_count_ordinary(&self, text: &str) -> crate::Result<usize> {
         let mut count = Count::default();
-        self.run(text, &mut count, &mut merge::Scratch::for_text(text.len()))?;
+        self.run(text, &mut count, &mut merge::Scratch::default())?;
         Ok(count.0)
     }
 
-    /// Encodes `text` piece by piece into `sink`.
-    ///
-    /// In texts long enough to repeat themselves, pieces are memoised for the
-    /// length of the call ([`memo`]): a repeated word then costs one probe of a
-    /// small table instead of a rank lookup or a merge.
+    /// Encodes `text` piece by piece into `sink`, through the encoder's piece
+    /// cache when the text is long enough to repeat itself, or when the cache
+    /// is there already.
     fn run(
         &self,
         text: &str,
         sink: &mut impl Sink,
         scratch: &mut merge::Scratch,
     ) -> Result<(), OutOfMemory> {
+        let mut own = Cache::default();
+        let mut shared = match self.cache.try_lock() {
+            Ok(guard) => Some(guard),
+            Err(TryLockError::Poisoned(p)) => {
+                let mut guard = p.into_inner();
+                *guard = Cache::default();
+                Some(guard)
+            }
+            Err(TryLockError::WouldBlock) => None,
+        };
+        let cache = match shared.as_deref_mut() {
+            Some(c) => c,
+            None => &mut own,
+        };
+        cache.counted = cache.counted.saturating_add(text.len());
+        if text.len() >= CACHE_FROM || cache.counted >= CACHE_AFTER {
+            cache.pieces.prepare(text.len())?;
+        }
+        match self.pattern {
+            Pattern::O200k => self.run_with::<pretokenize::O200k>(text, cache, sink, scratch),
+            Pattern::Cl100k => self.run_with::<pretokenize::Cl100k>(text, cache, sink, scratch),
+            Pattern::Gpt2 => self.run_with::<pretokenize::Gpt2>(text, cache, sink, scratch),
+        }
+    }
+
+    /// [`Self::run`] under the pre-tokenizer `P`.
+    fn run_with<P: pretokenize::Split>(
+        &self,
+        text: &str,
+        cache: &mut Cache,
+        sink: &mut impl Sink,
+        scratch: &mut merge::Scratch,
+    ) -> Result<(), OutOfMemory> {
+        let pieces = &mut cache.pieces;
         let mut state = RunState {
             tokens: Vec::new(),
-            memo: memo::PieceMemo::for_text(text.len()),
-            memoise: text.len() >= MEMO_FROM && text.len() <= u32::MAX as usize,
             at: 0,
         };
-        let mut pieces = pretokenize::pieces(text, self.pattern);
+        // The span function is called through a pointer the optimisers cannot
+        // see through, so that neither LLVM nor wasm-opt inlines it here: a
+        // wasm JIT without on-stack replacement (V8) can then move a long text
+        // to the optimised code between spans.
+        let span: SpanFn<_> = if pieces.is_ready() {
+            Self::run_span::<P, true, _>
+        } else {
+            Self::run_span::<P, false, _>
+        };
+        let span = std::hint::black_box(span);
         while state.at < text.len() {
-            let until = state.at + SPAN;
-            self.run_span(text, &mut pieces, until, &mut state, sink, scratch)?;
+            let until = state.at.saturating_add(SPAN);
+            span(self, text, until, &mut state, pieces, sink, scratch)?;
         }
-        let held = state.memo.bytes() + state.tokens.capacity() * std::mem::size_of::<u32>();
+        let held = state.tokens.capacity() * std::mem::size_of::<u32>();
         scratch.note_peak(held);
         Ok(())
     }
@@ -157,31 +224,43 @@ impl Encoder {
     /// function better after its first calls (V8's tiering) speeds up the rest
     /// of a long text, not only the next one.
     #[inline(never)]
-    fn run_span(
+    fn run_span<P: pretokenize::Split, const CACHED: bool, S: Sink>(
         &self,
         text: &str,
-        pieces: &mut pretokenize::Pieces<'_>,
         until: usize,
         state: &mut RunState,
-        sink: &mut impl Sink,
+        cache: &mut memo::PieceCache,
+        sink: &mut S,
         scratch: &mut merge::Scratch,
     ) -> Result<(), OutOfMemory> {
+        let vocab = &self.vocab;
         let bytes = text.as_bytes();
-        let RunState {
-            tokens,
-            memo,
-            memoise,
-            at,
-        } = state;
-        while *at < until {
-            let Some(pb) = pieces.next() else {
-                *at = text.len();
-                break;
-            };
-            let start = *at;
-            *at += pb.len();
-            let probe = if *memoise && pb.len() <= memo::MAX_PIECE {
-                match memo.get(bytes, start, pb)? {
+        let RunState { tokens, at } = state;
+        let mut p = *at;
+        let stop = until.min(bytes.len());
+        while p < stop {
+            let e = pretokenize::next_end::<P>(text, p);
+            let start = p;
+            p = e;
+            let Some(pb) = bytes.get(start..e) else { break };
+            match *pb {
+                [b] => {
+                    sink.put(&[vocab.byte_rank(b)])?;
+                    continue;
+                }
+                [a, b] => {
+                    let r = vocab.pair_rank(a, b);
+                    if r != NONE {
+                        sink.put(&[r])?;
+                    } else {
+                        sink.put(&[vocab.byte_rank(a), vocab.byte_rank(b)])?;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let probe = if CACHED && pb.len() <= memo::MAX_PIECE {
+                match cache.get(bytes, start, pb.len()) {
                     Ok(hit) => {
                         sink.put(hit)?;
                         continue;
@@ -191,24 +270,18 @@ impl Encoder {
             } else {
                 None
             };
-            if let Some(r) = self.vocab.rank(pb) {
-                sink.put(&[r])?;
-                if let Some(probe) = probe {
-                    memo.put(probe, &[r])?;
-                }
-                continue;
-            }
             if pb.len() > window::SHAPE.window {
-                window::encode_long(&self.vocab, pb, sink, scratch, window::SHAPE)?;
+                window::encode_long(vocab, pb, sink, scratch, window::SHAPE)?;
                 continue;
             }
             tokens.clear();
-            merge::merge(&self.vocab, pb, tokens, scratch)?;
+            merge::merge(vocab, pb, tokens, scratch)?;
             if let Some(probe) = probe {
-                memo.put(probe, tokens)?;
+                cache.put(probe, pb, tokens)?;
             }
             sink.put(tokens)?;
         }
+        *at = p.max(stop);
         Ok(())
     }
 
@@ -223,7 +296,7 @@ impl Encoder {
 }
 
 /// What `Vec` does when it cannot grow: report the size and abort.
-fn out_of_memory<T>(e: crate::Error) -> T {
+pub(crate) fn out_of_memory<T>(e: crate::Error) -> T {
     let bytes = match e {
         crate::Error::OutOfMemory { bytes } => bytes,
         _ => 0,
@@ -238,13 +311,13 @@ macro_rules! table {
     };
 }
 
-static O200K_TABLE: &[u8] = table!("o200k_base.vocab");
+static O200K_TABLE: &[u8] = table!("o200k_base.parents");
 static CL100K_TABLE: &[u8] = table!("cl100k_base.derived");
 static R50K_TABLE: &[u8] = table!("r50k_base.derived");
 static P50K_EXTRA: &[u8] = table!("p50k_extra.vocab");
 
 fn cl100k_tokens() -> Tokens {
-    Tokens::derived(CL100K_TABLE, &Tokens::plain(O200K_TABLE))
+    Tokens::derived(CL100K_TABLE, &tables::Parents::parse(O200K_TABLE).tokens())
 }
 
 fn r50k_tokens() -> Tokens {
@@ -252,11 +325,17 @@ fn r50k_tokens() -> Tokens {
 }
 
 static O200K: LazyLock<Encoder> =
-    LazyLock::new(|| Encoder::new(Tokens::plain(O200K_TABLE), Pattern::O200k));
-static CL100K: LazyLock<Encoder> = LazyLock::new(|| Encoder::new(cl100k_tokens(), Pattern::Cl100k));
-static R50K: LazyLock<Encoder> = LazyLock::new(|| Encoder::new(r50k_tokens(), Pattern::Gpt2));
-static P50K: LazyLock<Encoder> =
-    LazyLock::new(|| Encoder::new(r50k_tokens().then(Tokens::plain(P50K_EXTRA)), Pattern::Gpt2));
+    LazyLock::new(|| Encoder::new(Vocabulary::from_parents(O200K_TABLE), Pattern::O200k));
+static CL100K: LazyLock<Encoder> =
+    LazyLock::new(|| Encoder::new(Vocabulary::from_tokens(cl100k_tokens()), Pattern::Cl100k));
+static R50K: LazyLock<Encoder> =
+    LazyLock::new(|| Encoder::new(Vocabulary::from_tokens(r50k_tokens()), Pattern::Gpt2));
+static P50K: LazyLock<Encoder> = LazyLock::new(|| {
+    Encoder::new(
+        Vocabulary::from_tokens(r50k_tokens().then(Tokens::plain(P50K_EXTRA))),
+        Pattern::Gpt2,
+    )
+});
 
 /// The shared o200k_base encoder, built on first use.
 pub fn o200k_base() -> &'static Encoder {
@@ -285,7 +364,7 @@ mod tests {
     /// The most bytes the merge buffers and memo held at once while counting `text`.
     fn working_bytes(encoder: &Encoder, text: &str) -> usize {
         let mut count = Count::default();
-        let mut scratch = merge::Scratch::for_text(text.len());
+        let mut scratch = merge::Scratch::default();
         encoder
             .run(text, &mut count, &mut scratch)
             .expect("fits in memory");
@@ -332,6 +411,21 @@ mod tests {
                 large.len() >> 20
             );
         }
+        // The piece cache kept across calls stays within its bound.
+        let cache = encoder.cache.lock().expect("not poisoned").pieces.bytes();
+        assert!(cache <= 4 << 20, "{cache} bytes of piece cache");
+    }
+
+    #[test]
+    fn a_count_that_finds_the_cache_taken_uses_its_own() {
+        let encoder = o200k_base();
+        let text = "the same words again and again, the same words again. ".repeat(200);
+        let oracle = tiktoken_rs::o200k_base_singleton().encode_ordinary(&text);
+        let held = encoder.cache.lock().expect("not poisoned");
+        assert_eq!(encoder.encode_ordinary(&text), oracle);
+        assert_eq!(encoder.count_ordinary(&text), oracle.len());
+        drop(held);
+        assert_eq!(encoder.encode_ordinary(&text), oracle);
     }
 
     #[test]
@@ -375,11 +469,10 @@ mod tests {
                     "{name}: length of {rank}"
                 );
                 if !mine.is_empty() {
-                    assert_eq!(
-                        vocab.rank(mine),
-                        Some(rank),
-                        "{name}: lookup of rank {rank}"
-                    );
+                    let mut merged = Vec::new();
+                    merge::merge(vocab, mine, &mut merged, &mut merge::Scratch::default())
+                        .expect("fits in memory");
+                    assert_eq!(merged, [rank], "{name}: merging the bytes of rank {rank}");
                 }
             }
         }

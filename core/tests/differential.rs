@@ -33,24 +33,33 @@ fn engines() -> [(
     ]
 }
 
+/// Both engines on `text`, under every encoding. Ours runs twice, so that
+/// the second pass takes its pieces from the encoder's piece cache (where the
+/// first one, or any earlier text, left them) and the first may not.
 fn check(text: &str) -> Result<(), String> {
     for (name, ours, oracle) in engines() {
-        let a = ours.encode_ordinary(text);
         let b = oracle.encode_ordinary(text);
-        if a != b {
-            let at = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-            return Err(format!(
-                "{name} differs at token {at} for {:?}: ours {:?} oracle {:?}",
-                text.chars().take(80).collect::<String>(),
-                &a[at..(at + 5).min(a.len())],
-                &b[at..(at + 5).min(b.len())]
-            ));
+        for a in [ours.encode_ordinary(text), ours.encode_ordinary(text)] {
+            compare(name, text, &a, &b)?;
         }
         if ours.count_ordinary(text) != b.len() {
             return Err(format!("{name}: count differs from encode length"));
         }
     }
     Ok(())
+}
+
+fn compare(name: &str, text: &str, a: &[u32], b: &[u32]) -> Result<(), String> {
+    if a == b {
+        return Ok(());
+    }
+    let at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    Err(format!(
+        "{name} differs at token {at} for {:?}: ours {:?} oracle {:?}",
+        text.chars().take(80).collect::<String>(),
+        &a[at..(at + 5).min(a.len())],
+        &b[at..(at + 5).min(b.len())]
+    ))
 }
 
 fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
@@ -195,13 +204,14 @@ fn long_runs_without_whitespace_encode_identically() {
     }
 }
 
-/// Byte lengths on both sides of the engine's cut-over points: the stack-array
-/// scan up to 32 bytes, the tournament tree above it, windows above 4096
-/// bytes (one window plus its 128-byte margin, several windows), and the
-/// piece memo's 16- and 64-byte keys.
-const CUT_OVERS: [usize; 19] = [
-    15, 16, 17, 32, 33, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 4224, 4225, 8193, 12_000,
-    16_385,
+/// Byte lengths on both sides of the engine's cut-over points: one- and
+/// two-byte pieces (direct tables), the stack-array scan up to 32 bytes, the
+/// tournament tree above it, windows above 4096 bytes (one window plus its
+/// 128-byte margin, several windows), and the piece cache's inline keys (up
+/// to 16 bytes) and arena keys (up to 64).
+const CUT_OVERS: [usize; 22] = [
+    1, 2, 3, 15, 16, 17, 32, 33, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 4224, 4225, 8193,
+    12_000, 16_385,
 ];
 
 /// `unit` repeated (cycling through it) up to exactly `len` bytes, on char boundaries where it can.
@@ -313,6 +323,67 @@ fn repeated_pieces_hit_the_memo_exactly() {
                     .last()
                     .map_or(0, |(k, _)| k)],
             );
+        }
+    }
+    check(&text).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn ascii_words_of_every_length_and_shape_encode_identically() {
+    // The o200k fast path reads words eight bytes at a time: runs of capitals
+    // and of lower case across every eight-byte boundary, at the end of the
+    // text, and before what may extend them (an apostrophe, a non-ASCII letter).
+    let mut cases = Vec::new();
+    for upper in 0..=18 {
+        for lower in 0..=18 {
+            if upper + lower == 0 {
+                continue;
+            }
+            let word = format!(
+                "{}{}",
+                &"QWERTYUIOPASDFGHJKL"[..upper],
+                &"abcdefghijklmnopqrs"[..lower]
+            );
+            for (before, after) in [
+                ("", ""),
+                (" ", ""),
+                ("(", ""),
+                (" ", " x"),
+                ("", "'s"),
+                ("", "'LL"),
+                (" ", "é"),
+                ("", "中"),
+                ("\n", "."),
+                ("1", "2"),
+            ] {
+                cases.push(format!("{before}{word}{after}"));
+            }
+        }
+    }
+    for case in &cases {
+        check(case).unwrap_or_else(|e| panic!("{e}"));
+    }
+    check(&cases.join("")).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn texts_that_overflow_the_piece_caches_arenas_encode_identically() {
+    // Distinct pieces of 17 to 64 bytes (keys in the byte arena, 1 MiB) of
+    // several tokens each (results in the token arena): the cache empties
+    // itself when an arena would pass its bound, and goes on.
+    let mut seed = 19u64;
+    let mut rand = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut text = String::new();
+    while text.len() < 1_600_000 {
+        let len = 17 + (rand() % 48) as usize;
+        text.push(' ');
+        for _ in 0..len - 1 {
+            text.push((b'a' + (rand() % 26) as u8) as char);
         }
     }
     check(&text).unwrap_or_else(|e| panic!("{e}"));

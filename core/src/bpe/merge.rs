@@ -17,7 +17,6 @@ pub(crate) struct Scratch {
     small: SmallParts,
     long_parts: Vec<Part>,
     tree: MinTree,
-    pairs: PairCache,
     compatible: CompatCache,
     /// The two tokens' bytes and their merge, for [`Scratch::compatible`].
     compat_bytes: Vec<u8>,
@@ -43,26 +42,11 @@ pub(crate) struct Stats {
 }
 
 impl Scratch {
-    /// Buffers for encoding a text of `len` bytes: the pair memo grows with the
-    /// text (a megabyte has many distinct pairs; a short text should not pay for a big table).
-    pub(crate) fn for_text(len: usize) -> Self {
-        // One slot per 16 bytes of text, within the bounds `PairCache::rank` applies.
-        let bits = (len / 16).next_power_of_two().trailing_zeros();
-        Scratch {
-            pairs: PairCache {
-                slots: Vec::new(),
-                bits,
-            },
-            ..Scratch::default()
-        }
-    }
-
     /// Bytes held by the merge buffers now.
     pub(crate) fn bytes(&self) -> usize {
         use std::mem::size_of;
         self.long_parts.capacity() * size_of::<Part>()
             + self.tree.nodes.capacity() * size_of::<u64>()
-            + self.pairs.slots.capacity() * size_of::<(u64, u32)>()
             + self.compatible.slots.capacity() * size_of::<(u64, bool)>()
             + (self.window.capacity() + self.recent.capacity()) * size_of::<u32>()
     }
@@ -108,49 +92,9 @@ pub(crate) fn merge(
     scratch: &mut Scratch,
 ) -> Result<(), OutOfMemory> {
     if bytes.len() <= SMALL {
-        small_merge(vocab, bytes, out, &mut scratch.small, &mut scratch.pairs)
+        small_merge(vocab, bytes, out, &mut scratch.small)
     } else {
         tree_merge(vocab, bytes, out, scratch)
-    }
-}
-
-/// Direct-mapped memo of "which token do these two adjacent tokens make":
-/// keyed by both ranks (compared whole, so a hit is exact), it answers the
-/// pairs natural text repeats from a few cache lines instead of the rank
-/// table and the token bytes.
-#[derive(Debug, Default)]
-struct PairCache {
-    /// `((left + 1) << 32 | right, rank of the concatenation or NONE)`; key 0 = empty.
-    slots: Vec<(u64, u32)>,
-    /// log2 of the number of slots wanted; the table is made with 2^10 to 2^16.
-    bits: u32,
-}
-
-impl PairCache {
-    /// The rank of `left` followed by `right`, whose bytes are `piece[start..end]`.
-    #[inline]
-    fn rank(
-        &mut self,
-        vocab: &Vocabulary,
-        left: u32,
-        right: u32,
-        piece: &[u8],
-        start: usize,
-        end: usize,
-    ) -> u32 {
-        if self.slots.is_empty() {
-            self.bits = self.bits.clamp(10, 16);
-            self.slots = vec![(0, NONE); 1 << self.bits];
-        }
-        let key = ((u64::from(left) + 1) << 32) | u64::from(right);
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
-        let (k, r) = self.slots[slot];
-        if k == key {
-            return r;
-        }
-        let r = vocab.rank(&piece[start..end]).unwrap_or(NONE);
-        self.slots[slot] = (key, r);
-        r
     }
 }
 
@@ -188,23 +132,37 @@ impl CompatCache {
 /// Pieces up to this many bytes are scanned in fixed arrays on the stack.
 const SMALL: usize = 32;
 
-/// The parts of a piece of at most [`SMALL`] bytes: part k covers
-/// `piece[start[k]..start[k + 1]]`, and `rank[k]` is the rank of merging parts
-/// k and k + 1. Kept in the scratch so that a call fills only what it uses.
+/// The parts of a piece of at most [`SMALL`] bytes, as a linked list over
+/// byte positions: part k's token, its neighbours, and `key[k]`, the merge of
+/// parts k and `next[k]` as `rank << 5 | k` (`u32::MAX`: none), so that the
+/// smallest key is the lowest rank, leftmost on ties — tiktoken's choice —
+/// found by a plain minimum. Kept in the scratch so that a call fills only what it uses.
 #[derive(Debug)]
 struct SmallParts {
-    start: [u8; SMALL + 1],
     token: [u32; SMALL],
-    rank: [u32; SMALL],
+    key: [u32; SMALL],
+    next: [u8; SMALL],
+    prev: [u8; SMALL],
 }
 
 impl Default for SmallParts {
     fn default() -> Self {
         SmallParts {
-            start: [0; SMALL + 1],
             token: [NONE; SMALL],
-            rank: [NONE; SMALL],
+            key: [NONE; SMALL],
+            next: [0; SMALL],
+            prev: [0; SMALL],
         }
+    }
+}
+
+/// A small part's merge key: `rank << 5 | k`, or `u32::MAX` for no merge.
+#[inline]
+fn small_key(rank: u32, k: usize) -> u32 {
+    if rank == NONE {
+        NONE
+    } else {
+        (rank << 5) | k as u32
     }
 }
 
@@ -214,58 +172,57 @@ fn small_merge(
     piece: &[u8],
     out: &mut Vec<u32>,
     parts: &mut SmallParts,
-    pairs: &mut PairCache,
 ) -> Result<(), OutOfMemory> {
-    let n = piece.len();
-    let SmallParts { start, token, rank } = parts;
-    for (k, &b) in piece.iter().enumerate() {
-        start[k] = k as u8;
+    const _: () = assert!(SMALL <= 32, "keys keep the part in 5 bits");
+    let n = piece.len().min(SMALL);
+    let SmallParts {
+        token,
+        key,
+        next,
+        prev,
+    } = parts;
+    for (k, &b) in piece[..n].iter().enumerate() {
         token[k] = vocab.byte_rank(b);
+        next[k] = k as u8 + 1;
+        prev[k] = (k as u8).wrapping_sub(1);
     }
-    start[n] = n as u8;
-    for k in 0..n.saturating_sub(1) {
-        rank[k] = vocab.pair_rank(piece[k], piece[k + 1]);
+    for (k, w) in piece[..n].windows(2).enumerate() {
+        key[k] = small_key(vocab.pair_rank(w[0], w[1]), k);
     }
-    if let Some(last) = rank.get_mut(n.saturating_sub(1)) {
-        *last = NONE;
-    }
+    key[n - 1] = NONE;
+    let key = &mut key[..n];
     let mut len = n;
     loop {
-        let mut best = (NONE, 0usize);
-        for (k, &r) in rank[..len.saturating_sub(1)].iter().enumerate() {
-            if r < best.0 {
-                best = (r, k);
-            }
-        }
-        let (r, i) = best;
-        if r == NONE {
+        let best = key.iter().fold(NONE, |m, &k| m.min(k));
+        if best == NONE {
             break;
         }
-        // Part i absorbs part i + 1.
+        // Part i absorbs its successor j and becomes token r.
+        let (r, i) = (best >> 5, (best & 31) as usize);
+        let j = usize::from(next[i]) & (SMALL - 1);
+        let after = next[j];
         token[i] = r;
-        for k in i + 1..len - 1 {
-            start[k] = start[k + 1];
-            token[k] = token[k + 1];
-            rank[k] = rank[k + 1];
-        }
-        start[len - 1] = start[len];
+        key[j] = NONE;
+        next[i] = after;
         len -= 1;
-        rank[len - 1] = NONE;
-        let pair = |k: usize, pairs: &mut PairCache| {
-            if k + 1 < len {
-                let (a, b) = (usize::from(start[k]), usize::from(start[k + 2]));
-                pairs.rank(vocab, token[k], token[k + 1], piece, a, b)
-            } else {
-                NONE
-            }
+        let a = usize::from(after);
+        key[i] = if a < n {
+            prev[a & (SMALL - 1)] = i as u8;
+            small_key(vocab.merge(r, token[a & (SMALL - 1)]), i)
+        } else {
+            NONE
         };
-        if i > 0 {
-            rank[i - 1] = pair(i - 1, pairs);
+        let p = usize::from(prev[i]);
+        if p < n {
+            key[p] = small_key(vocab.merge(token[p & (SMALL - 1)], r), p);
         }
-        rank[i] = pair(i, pairs);
     }
     OutOfMemory::reserve(out, len)?;
-    out.extend_from_slice(&token[..len]);
+    let mut k = 0;
+    while k < n {
+        out.push(token[k]);
+        k = usize::from(next[k]);
+    }
     Ok(())
 }
 
@@ -359,7 +316,6 @@ fn tree_merge(
     let end = n as u32;
     let parts = &mut scratch.long_parts;
     let tree = &mut scratch.tree;
-    let pairs = &mut scratch.pairs;
     parts.clear();
     OutOfMemory::reserve(parts, n)?;
     parts.extend((0..n).map(|i| Part {
@@ -375,16 +331,12 @@ fn tree_merge(
         }
     })?;
     // Rank of merging part `i` with its successor, if it has one.
-    let pair_at = |parts: &[Part], pairs: &mut PairCache, i: usize| -> u64 {
+    let pair_at = |parts: &[Part], i: usize| -> u64 {
         let j = parts[i].next as usize;
         if j >= n {
             return EMPTY;
         }
-        let end = (parts[j].next as usize).min(n);
-        candidate(
-            pairs.rank(vocab, parts[i].token, parts[j].token, piece, i, end),
-            i,
-        )
+        candidate(vocab.merge(parts[i].token, parts[j].token), i)
     };
     loop {
         let key = tree.min();
@@ -401,11 +353,11 @@ fn tree_merge(
             parts[k as usize].prev = i as u32;
         }
         tree.set(j, EMPTY);
-        let here = pair_at(parts, pairs, i);
+        let here = pair_at(parts, i);
         tree.set(i, here);
         let p = parts[i].prev;
         if p != NONE {
-            let before = pair_at(parts, pairs, p as usize);
+            let before = pair_at(parts, p as usize);
             tree.set(p as usize, before);
         }
     }

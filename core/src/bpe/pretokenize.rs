@@ -8,6 +8,7 @@ use super::unicode::{
     class, ASCII, FOLD_D, FOLD_E, FOLD_L, FOLD_M, FOLD_R, FOLD_S, FOLD_T, FOLD_V, LETTER, LOWERISH,
     NUMBER, SPACE, UPPERISH,
 };
+use super::vocab::load8;
 
 /// Byte kinds of the ASCII fast paths, derived from the class table (bytes
 /// above 0x7F are `HIGH`: the general path decides for them).
@@ -67,41 +68,52 @@ pub(crate) enum Pattern {
     Gpt2,
 }
 
-/// The pieces of `text` under `pattern`.
-pub(crate) fn pieces(text: &str, pattern: Pattern) -> Pieces<'_> {
-    Pieces {
-        text,
-        pos: 0,
-        pattern,
+/// One pre-tokenizer: where the piece that starts at byte `p` ends.
+pub(crate) trait Split {
+    fn end(s: &str, p: usize) -> usize;
+}
+
+/// o200k_base's pre-tokenizer.
+pub(crate) struct O200k;
+/// cl100k_base's.
+pub(crate) struct Cl100k;
+/// r50k_base's and p50k_base's (GPT-2).
+pub(crate) struct Gpt2;
+
+impl Split for O200k {
+    #[inline(always)]
+    fn end(s: &str, p: usize) -> usize {
+        match o200k_word(s.as_bytes(), p) {
+            Some(e) => e,
+            None => o200k_next(s, p),
+        }
     }
 }
 
-/// Iterator over pre-tokenized pieces.
-pub(crate) struct Pieces<'a> {
-    text: &'a str,
-    pos: usize,
-    pattern: Pattern,
+impl Split for Cl100k {
+    #[inline(always)]
+    fn end(s: &str, p: usize) -> usize {
+        cl100k_next(s, p)
+    }
 }
 
-impl<'a> Iterator for Pieces<'a> {
-    type Item = &'a [u8];
+impl Split for Gpt2 {
+    #[inline(always)]
+    fn end(s: &str, p: usize) -> usize {
+        gpt2_next(s, p)
+    }
+}
 
-    #[inline]
-    fn next(&mut self) -> Option<&'a [u8]> {
-        if self.pos >= self.text.len() {
-            return None;
-        }
-        let s = self.text;
-        let p = self.pos;
-        let end = match self.pattern {
-            Pattern::O200k => o200k_next(s, p),
-            Pattern::Cl100k => cl100k_next(s, p),
-            Pattern::Gpt2 => gpt2_next(s, p),
-        };
-        // Defensive: never stall, never split a character.
-        let end = if end > p { end } else { p + char_len(s, p) };
-        self.pos = end;
-        s.as_bytes().get(p..end)
+/// The end of the piece that starts at byte `p` of `s` (before its end)
+/// under the pre-tokenizer `P`: always past `p` and on a char boundary.
+#[inline(always)]
+pub(crate) fn next_end<P: Split>(s: &str, p: usize) -> usize {
+    let end = P::end(s, p);
+    // Defensive: never stall, never split a character.
+    if end > p {
+        end
+    } else {
+        p + char_len(s, p)
     }
 }
 
@@ -303,6 +315,68 @@ fn ascii_word(b: &[u8], q: usize) -> Option<usize> {
     (j > q).then_some(j)
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// For each byte of `x`, 0x80 where it is in `lo..=hi` (both ASCII), else 0.
+#[inline]
+fn in_range(x: u64, lo: u8, hi: u8) -> u64 {
+    let x7 = x & !HIGHS;
+    let ge = x7 + u64::from(0x80 - lo) * ONES;
+    let le = u64::from(0x80 + hi) * ONES - x7;
+    ge & le & !x & HIGHS
+}
+
+/// How many bytes from `i` on are in `lo..=hi`, eight at a time.
+#[inline]
+fn run_of(b: &[u8], mut i: usize, lo: u8, hi: u8) -> usize {
+    loop {
+        let m = in_range(load8(b, i), lo, hi);
+        let n = (!m & HIGHS).trailing_zeros() as usize / 8;
+        i += n;
+        if n < 8 {
+            return i;
+        }
+    }
+}
+
+/// The end of `[A-Z]*[a-z]*` at `q`: most words take one eight-byte load.
+#[inline(always)]
+fn word_end(b: &[u8], q: usize) -> usize {
+    let x = load8(b, q);
+    let u = (!in_range(x, b'A', b'Z') & HIGHS).trailing_zeros() as usize / 8;
+    if u == 8 {
+        return run_of(b, run_of(b, q + 8, b'A', b'Z'), b'a', b'z');
+    }
+    // Shifting in zero bytes from the top: they end the lower-case run.
+    let l = (!in_range(x >> (8 * u), b'a', b'z') & HIGHS).trailing_zeros() as usize / 8;
+    if u + l < 8 {
+        q + u + l
+    } else {
+        run_of(b, q + 8, b'a', b'z')
+    }
+}
+
+/// o200k's most common pieces, an ASCII word with or without one prefix byte
+/// (` word`, `Word`, `(word`), eight bytes at a time; `None` for everything
+/// else, including a word that a non-ASCII byte or an apostrophe may extend.
+#[inline(always)]
+fn o200k_word(b: &[u8], p: usize) -> Option<usize> {
+    let k0 = kind(b, p);
+    let q = if k0 & (K_UPPER | K_LOWER) != 0 {
+        p
+    } else if k0 & K_PREFIX != 0 && kind(b, p + 1) & (K_UPPER | K_LOWER) != 0 {
+        p + 1
+    } else {
+        return None;
+    };
+    let j = word_end(b, q);
+    match b.get(j) {
+        Some(&c) if c >= 0x80 || c == b'\'' => None,
+        _ => Some(j),
+    }
+}
+
 /// o200k's pieces that start with an ASCII byte and stay in ASCII; `None` sends the rest to the general path.
 #[inline]
 fn o200k_ascii(s: &str, p: usize) -> Option<usize> {
@@ -371,6 +445,7 @@ fn ascii_space(b: &[u8], p: usize) -> Option<usize> {
     })
 }
 
+#[inline(never)]
 fn o200k_next(s: &str, p: usize) -> usize {
     if let Some(e) = o200k_ascii(s, p) {
         return e;

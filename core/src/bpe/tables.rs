@@ -1,8 +1,9 @@
-//! The embedded vocabulary formats written by `build.rs`, read into token
-//! lists: a plain table (one length byte per rank, then the bytes in rank
-//! order) is used in place; a derived table (references into a base
-//! vocabulary plus literals) is expanded on first use of its encoding, which
-//! keeps cl100k and r50k out of the download at a few milliseconds' cost.
+//! The embedded vocabulary formats written by `build.rs`: o200k as its
+//! tokens' parents (the two tokens each one merges from, in byte planes that
+//! compress well), read in place; a plain table (one length byte per rank,
+//! then the bytes in rank order); and a derived table (references into a
+//! base vocabulary plus literals), expanded on first use of its encoding,
+//! which keeps cl100k and r50k out of the download at a few milliseconds' cost.
 
 use std::borrow::Cow;
 
@@ -89,6 +90,104 @@ impl Tokens {
         Tokens {
             lens: Cow::Owned([&self.lens[..], &more.lens[..]].concat()),
             data: Cow::Owned([&self.data[..], &more.data[..]].concat()),
+        }
+    }
+}
+
+/// An embedded parents table (see `build.rs`): ranks 0 to 255 are single
+/// bytes, every later rank the merge of two earlier ones.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Parents<'a> {
+    count: usize,
+    bytes: &'a [u8; 256],
+    /// The low and middle bytes of every left parent, the same of every right one, then the nibbles.
+    l_lo: &'a [u8],
+    l_mid: &'a [u8],
+    r_lo: &'a [u8],
+    r_mid: &'a [u8],
+    high: &'a [u8],
+}
+
+impl<'a> Parents<'a> {
+    pub(crate) fn parse(table: &'a [u8]) -> Self {
+        let count = u32_at(table, 0);
+        let m = count - 256;
+        let (bytes, rest) = table[4..].split_at(256);
+        let (l_lo, rest) = rest.split_at(m);
+        let (l_mid, rest) = rest.split_at(m);
+        let (r_lo, rest) = rest.split_at(m);
+        let (r_mid, high) = rest.split_at(m);
+        Parents {
+            count,
+            bytes: bytes.try_into().unwrap_or(&[0; 256]),
+            l_lo,
+            l_mid,
+            r_lo,
+            r_mid,
+            high,
+        }
+    }
+
+    /// Number of ranks.
+    pub(crate) fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The byte of each of ranks 0 to 255.
+    pub(crate) fn bytes(&self) -> &'a [u8; 256] {
+        self.bytes
+    }
+
+    /// The parents of rank `256 + i`.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> (u32, u32) {
+        let nibble = u32::from(self.high[i / 2] >> (4 * (i % 2)));
+        let l = u32::from(self.l_lo[i]) | u32::from(self.l_mid[i]) << 8 | (nibble & 3) << 16;
+        let r = u32::from(self.r_lo[i]) | u32::from(self.r_mid[i]) << 8 | ((nibble >> 2) & 3) << 16;
+        (l, r)
+    }
+
+    /// The parents of ranks 256, 257, … in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, u32)> + 'a {
+        let Parents {
+            l_lo,
+            l_mid,
+            r_lo,
+            r_mid,
+            high,
+            ..
+        } = *self;
+        (0..l_lo.len()).map(move |i| {
+            let nibble = u32::from(high[i / 2] >> (4 * (i % 2)));
+            let l = u32::from(l_lo[i]) | u32::from(l_mid[i]) << 8 | (nibble & 3) << 16;
+            let r = u32::from(r_lo[i]) | u32::from(r_mid[i]) << 8 | ((nibble >> 2) & 3) << 16;
+            (l, r)
+        })
+    }
+
+    /// Every rank's bytes, each the concatenation of its parents'.
+    pub(crate) fn tokens(&self) -> Tokens {
+        let mut lens = Vec::with_capacity(self.count);
+        let mut starts = Vec::with_capacity(self.count);
+        let mut data = Vec::with_capacity(self.count * 8);
+        for &b in self.bytes.iter() {
+            starts.push(data.len());
+            lens.push(1u8);
+            data.push(b);
+        }
+        for (l, r) in self.iter() {
+            starts.push(data.len());
+            let mut len = 0;
+            for p in [l as usize, r as usize] {
+                let (at, n) = (starts[p], usize::from(lens[p]));
+                data.extend_from_within(at..at + n);
+                len += n;
+            }
+            lens.push(len as u8);
+        }
+        Tokens {
+            lens: Cow::Owned(lens),
+            data: Cow::Owned(data),
         }
     }
 }

@@ -1,31 +1,88 @@
-//! A vocabulary in memory: every rank's bytes in one buffer, an
-//! open-addressing table from bytes to rank, and direct tables for the one-
-//! and two-byte tokens every merge starts from. Built in O(vocabulary) from
-//! the embedded tables ([`super::tables`]).
+//! A vocabulary in memory, held as merges: which token two adjacent tokens
+//! make, by their ranks. Every token of tiktoken's vocabularies is the BPE
+//! of its own bytes, reached by merging two tokens of lower rank (its
+//! parents; `build.rs` checks this), so a table from parent pairs to tokens
+//! answers every merge BPE makes, and the rank of a piece that is one token
+//! is what merging its bytes gives. No table from bytes to ranks is needed.
+//!
+//! Direct tables answer the one- and two-byte tokens every merge starts
+//! from; the tokens' bytes (for decoding and the junction checks of long
+//! pieces) are built on first use.
 
-use super::tables::Tokens;
-use std::borrow::Cow;
+use super::tables::{Parents, Tokens};
+use std::sync::OnceLock;
 
-/// One vocabulary: token bytes by rank, and a rank lookup by bytes.
-pub(crate) struct Vocabulary {
-    data: Cow<'static, [u8]>,
-    /// Byte offset of each rank's bytes in `data`; one extra entry at the end.
+const NONE: u32 = u32::MAX;
+
+/// Tokens whose merges one call of the set-up inserts.
+const SETUP_CHUNK: usize = 4096;
+
+/// Bits of a merge-table slot that hold `rank + 1` (every vocabulary has fewer than 2^18 ranks).
+const RANK_BITS: u32 = 18;
+const RANK_MASK: u64 = (1 << RANK_BITS) - 1;
+
+/// Every rank's bytes: `data[offsets[r]..offsets[r + 1]]`.
+#[derive(Debug, Default)]
+pub(crate) struct TokenBytes {
     offsets: Vec<u32>,
-    /// Open-addressing table of `tag << RANK_BITS | (rank + 1)` (0 = empty); the tag is 14 bits of
-    /// the key's hash, so most probes of a non-token are rejected without reading token bytes.
-    table: Vec<u32>,
+    data: Vec<u8>,
+}
+
+impl TokenBytes {
+    fn from_tokens(tokens: Tokens) -> Self {
+        let mut offsets = Vec::with_capacity(tokens.lens.len() + 1);
+        let mut at = 0u32;
+        for &len in tokens.lens.iter() {
+            offsets.push(at);
+            at += u32::from(len);
+        }
+        offsets.push(at);
+        TokenBytes {
+            offsets,
+            data: tokens.data.into_owned(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, rank: u32) -> &[u8] {
+        let r = rank as usize;
+        match (self.offsets.get(r), self.offsets.get(r + 1)) {
+            (Some(&a), Some(&b)) => self.data.get(a as usize..b as usize).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+}
+
+/// Where a vocabulary's token bytes come from when first asked for.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// An embedded parents table (`tables::Parents`).
+    Parents(&'static [u8]),
+    /// Set at construction.
+    Built,
+}
+
+/// One vocabulary: merges by parent ranks, direct tables for short tokens, bytes on demand.
+pub(crate) struct Vocabulary {
+    /// Open addressing over `(l << 18 | r) << 18 | (t + 1)` (0 = empty), where
+    /// tokens `l` and `r` merge into `t`; Fibonacci hashing of `l << 18 | r`.
+    merges: Box<[u64]>,
     mask: usize,
-    max_token_len: usize,
-    /// Rank of every two-byte token by `(b0 << 8) | b1`, `u32::MAX` when none: merges start with these.
-    pairs: Vec<u32>,
-    /// Rank of every single byte (`u32::MAX` if a byte were not a token).
+    shift: u32,
+    /// Rank of every two-byte token by `(b0 << 8) | b1`, `NONE` when none: merges start with these.
+    pairs: Box<[u32]>,
+    /// Rank of every single byte.
     bytes: [u32; 256],
+    /// Number of ranks (including empty ones).
+    count: usize,
+    tokens: OnceLock<TokenBytes>,
+    source: Source,
 }
 
 impl std::fmt::Debug for Vocabulary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Vocabulary")
-            .field("tokens", &self.len())
+            .field("tokens", &self.count)
             .finish()
     }
 }
@@ -42,6 +99,41 @@ fn u64_at(b: &[u8], i: usize) -> u64 {
     b.get(i..)
         .and_then(<[u8]>::first_chunk::<8>)
         .map_or(0, |c| u64::from_le_bytes(*c))
+}
+
+/// Eight bytes of `b` at `i`, little-endian, zero-padded past its end.
+#[inline(always)]
+pub(crate) fn load8(b: &[u8], i: usize) -> u64 {
+    match b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(c) => u64::from_le_bytes(*c),
+        None => load8_tail(b, i),
+    }
+}
+
+#[inline(never)]
+fn load8_tail(b: &[u8], i: usize) -> u64 {
+    let rest = b.get(i..).unwrap_or_default();
+    let mut buf = [0u8; 8];
+    let n = rest.len().min(8);
+    buf[..n].copy_from_slice(&rest[..n]);
+    u64::from_le_bytes(buf)
+}
+
+/// The bytes `b[i..i + len]` (`len` at most 16) as two little-endian words, zero-padded.
+#[inline(always)]
+pub(crate) fn packed(b: &[u8], i: usize, len: usize) -> [u64; 2] {
+    let mask = |n: usize| {
+        if n >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * n)) - 1
+        }
+    };
+    if len <= 8 {
+        [load8(b, i) & mask(len), 0]
+    } else {
+        [load8(b, i), load8(b, i + 8) & mask(len - 8)]
+    }
 }
 
 /// Two words that together hold every byte of a slice of up to 16 bytes
@@ -69,7 +161,7 @@ pub(crate) fn words(bytes: &[u8]) -> (u64, u64) {
     }
 }
 
-/// The hash of a token's bytes (the rank table's and the piece memo's).
+/// A hash of a piece's bytes (the piece memo's).
 #[inline]
 pub(crate) fn hash(bytes: &[u8]) -> u64 {
     let (a, b) = words(bytes);
@@ -97,92 +189,147 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
 }
 
-/// Bits of a table slot that hold `rank + 1` (every vocabulary has fewer than 2^18 ranks).
-const RANK_BITS: u32 = 18;
-const RANK_MASK: u32 = (1 << RANK_BITS) - 1;
-
-/// The slot tag of a hash: bits that the table index (the low bits) does not use.
-#[inline]
-fn tag(h: u64) -> u32 {
-    ((h >> 48) as u32) << RANK_BITS
-}
-
 impl Vocabulary {
-    /// Builds the lookup over a vocabulary's tokens (see [`tables`]). O(number of tokens).
-    pub(crate) fn from_tokens(tokens: Tokens) -> Self {
-        let mut offsets = Vec::with_capacity(tokens.lens.len() + 1);
-        let mut at = 0u32;
-        let mut max_token_len = 0;
-        for &len in tokens.lens.iter() {
-            offsets.push(at);
-            at += u32::from(len);
-            max_token_len = max_token_len.max(len as usize);
-        }
-        offsets.push(at);
-        let data = tokens.data;
-        let count = offsets.len() - 1;
+    /// An empty vocabulary of `count` ranks whose single bytes are `bytes` (merges added next).
+    fn empty(count: usize, bytes: [u32; 256], source: Source) -> Self {
         assert!(
             count < RANK_MASK as usize,
-            "vocabulary of {count} ranks does not fit the table's {RANK_BITS}-bit rank field"
+            "vocabulary of {count} ranks does not fit the merge table's {RANK_BITS}-bit rank field"
         );
         let slots = (count * 2).next_power_of_two().max(16);
-        let mask = slots - 1;
-        let mut slots_vec = vec![0u32; slots];
-        for rank in 0..count {
-            let (a, b) = (offsets[rank] as usize, offsets[rank + 1] as usize);
-            if a == b {
-                continue; // special token or unused rank
-            }
-            let h = hash(&data[a..b]);
-            let mut i = h as usize & mask;
-            while slots_vec[i] != 0 {
-                i = (i + 1) & mask;
-            }
-            slots_vec[i] = tag(h) | (rank as u32 + 1);
-        }
-        let mut pairs = vec![u32::MAX; 1 << 16];
-        let mut bytes = [u32::MAX; 256];
-        for rank in 0..count {
-            let (a, b) = (offsets[rank] as usize, offsets[rank + 1] as usize);
-            match b - a {
-                1 => bytes[usize::from(data[a])] = rank as u32,
-                2 => pairs[(usize::from(data[a]) << 8) | usize::from(data[a + 1])] = rank as u32,
-                _ => {}
-            }
-        }
         Vocabulary {
-            data,
-            offsets,
-            table: slots_vec,
-            mask,
-            max_token_len,
-            pairs,
+            merges: vec![0u64; slots].into_boxed_slice(),
+            mask: slots - 1,
+            shift: 64 - slots.trailing_zeros(),
+            pairs: vec![NONE; 1 << 16].into_boxed_slice(),
             bytes,
+            count,
+            tokens: OnceLock::new(),
+            source,
         }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// Records that `l` and `r` merge into `t` (`byte_of[rank]`: the byte of a single-byte rank).
+    fn insert(&mut self, l: u32, r: u32, t: u32, byte_of: &[u8; 256]) {
+        let key = (u64::from(l) << RANK_BITS) | u64::from(r);
+        let mut i = self.slot(key);
+        while self.merges[i] != 0 {
+            i = (i + 1) & self.mask;
+        }
+        self.merges[i] = (key << RANK_BITS) | (u64::from(t) + 1);
+        if let (Some(&a), Some(&b)) = (byte_of.get(l as usize), byte_of.get(r as usize)) {
+            self.pairs[(usize::from(a) << 8) | usize::from(b)] = t;
+        }
+    }
+
+    /// The vocabulary of an embedded parents table: O(number of tokens), no hashing of bytes.
+    pub(crate) fn from_parents(table: &'static [u8]) -> Self {
+        let parents = Parents::parse(table);
+        let mut bytes = [NONE; 256];
+        let byte_of = *parents.bytes();
+        for (rank, &b) in byte_of.iter().enumerate() {
+            bytes[usize::from(b)] = rank as u32;
+        }
+        let mut vocab = Vocabulary::empty(parents.count(), bytes, Source::Parents(table));
+        // In calls of a few thousand tokens each, through a pointer the
+        // optimisers cannot inline: a wasm JIT without on-stack replacement
+        // (V8) then runs most of the set-up in optimised code.
+        let chunk: fn(&mut Vocabulary, &Parents<'_>, usize, usize, &[u8; 256]) =
+            Self::insert_parents;
+        let chunk = std::hint::black_box(chunk);
+        let m = parents.count() - 256;
+        let mut at = 0;
+        while at < m {
+            let end = (at + SETUP_CHUNK).min(m);
+            chunk(&mut vocab, &parents, at, end, &byte_of);
+            at = end;
+        }
+        vocab
+    }
+
+    /// Inserts the merges of ranks `256 + from` to `256 + to`.
+    #[inline(never)]
+    fn insert_parents(
+        &mut self,
+        parents: &Parents<'_>,
+        from: usize,
+        to: usize,
+        byte_of: &[u8; 256],
+    ) {
+        for i in from..to {
+            let (l, r) = parents.get(i);
+            self.insert(l, r, (i + 256) as u32, byte_of);
+        }
+    }
+
+    /// The vocabulary of a token list whose ranks 0 to 255 are the single
+    /// bytes: each token's parents are found by merging its bytes with the
+    /// merges of the tokens before it, which stops one merge short of it.
+    pub(crate) fn from_tokens(tokens: Tokens) -> Self {
+        let mut bytes = [NONE; 256];
+        let mut byte_of = [0u8; 256];
+        for (rank, (&len, &b)) in tokens
+            .lens
+            .iter()
+            .zip(tokens.data.iter())
+            .take(256)
+            .enumerate()
+        {
+            assert!(len == 1, "rank {rank} is not a single byte");
+            bytes[usize::from(b)] = rank as u32;
+            byte_of[rank] = b;
+        }
+        assert!(
+            bytes.iter().all(|&r| r != NONE),
+            "a vocabulary lacks a single-byte token; the engine assumes every byte is one"
+        );
+        let mut vocab = Vocabulary::empty(tokens.lens.len(), bytes, Source::Built);
+        let mut scratch = super::merge::Scratch::default();
+        let mut parts = Vec::new();
+        let mut at = 0usize;
+        for (rank, &len) in tokens.lens.iter().enumerate() {
+            let token = &tokens.data[at..at + usize::from(len)];
+            at += usize::from(len);
+            if rank < 256 || token.is_empty() {
+                continue;
+            }
+            parts.clear();
+            super::merge::merge(&vocab, token, &mut parts, &mut scratch)
+                .unwrap_or_else(|e| super::out_of_memory(e.into()));
+            let [l, r] = parts[..] else {
+                panic!("token {rank} is not the merge of two tokens of lower rank")
+            };
+            vocab.insert(l, r, rank as u32, &byte_of);
+        }
+        let _ = vocab.tokens.set(TokenBytes::from_tokens(tokens));
+        vocab
     }
 
     /// Number of ranks (including unused ones).
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.offsets.len() - 1
+        self.count
     }
 
-    /// The bytes of `rank` (empty for unknown ranks).
+    /// The rank of the token `l` and `r` merge into, or `u32::MAX`.
     #[inline]
-    pub(crate) fn token_bytes(&self, rank: u32) -> &[u8] {
-        let r = rank as usize;
-        if r + 1 >= self.offsets.len() {
-            return &[];
-        }
-        &self.data[self.offsets[r] as usize..self.offsets[r + 1] as usize]
-    }
-
-    /// The byte length of `rank`'s token (0 for unknown ranks).
-    #[inline]
-    pub(crate) fn token_len(&self, rank: u32) -> usize {
-        let r = rank as usize;
-        match (self.offsets.get(r), self.offsets.get(r + 1)) {
-            (Some(&a), Some(&b)) => (b - a) as usize,
-            _ => 0,
+    pub(crate) fn merge(&self, l: u32, r: u32) -> u32 {
+        let key = (u64::from(l) << RANK_BITS) | u64::from(r);
+        let mut i = self.slot(key);
+        loop {
+            let s = self.merges[i & self.mask];
+            if s == 0 {
+                return NONE;
+            }
+            if s >> RANK_BITS == key {
+                return (s & RANK_MASK) as u32 - 1;
+            }
+            i += 1;
         }
     }
 
@@ -198,27 +345,22 @@ impl Vocabulary {
         self.bytes[usize::from(b)]
     }
 
-    /// The rank of exactly these bytes, if they are a token.
+    fn tokens(&self) -> &TokenBytes {
+        self.tokens.get_or_init(|| match self.source {
+            Source::Parents(table) => TokenBytes::from_tokens(Parents::parse(table).tokens()),
+            Source::Built => TokenBytes::default(),
+        })
+    }
+
+    /// The bytes of `rank` (empty for unknown ranks).
     #[inline]
-    pub(crate) fn rank(&self, bytes: &[u8]) -> Option<u32> {
-        if bytes.is_empty() || bytes.len() > self.max_token_len {
-            return None;
-        }
-        let h = hash(bytes);
-        let want = tag(h);
-        let mut i = h as usize & self.mask;
-        loop {
-            let slot = self.table[i];
-            if slot == 0 {
-                return None;
-            }
-            if slot & !RANK_MASK == want {
-                let rank = (slot & RANK_MASK) - 1;
-                if same_bytes(self.token_bytes(rank), bytes) {
-                    return Some(rank);
-                }
-            }
-            i = (i + 1) & self.mask;
-        }
+    pub(crate) fn token_bytes(&self, rank: u32) -> &[u8] {
+        self.tokens().get(rank)
+    }
+
+    /// The byte length of `rank`'s token (0 for unknown ranks).
+    #[inline]
+    pub(crate) fn token_len(&self, rank: u32) -> usize {
+        self.token_bytes(rank).len()
     }
 }
