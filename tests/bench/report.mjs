@@ -392,9 +392,9 @@ function main() {
     "```",
     "",
   ].join("\n");
-  // Sections other scripts own (scripts/bench-relay.sh's) are kept as they are.
+  // Sections other scripts own (scripts/bench-relay.sh's, tests/elements/size.mjs's) are kept as they are.
   const previous = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
-  const kept = [...previous.matchAll(/<!-- (\w+):begin -->[\s\S]*?<!-- \1:end -->/g)].map((m) => m[0]);
+  const kept = [...previous.matchAll(/<!-- ([\w-]+):begin -->[\s\S]*?<!-- \1:end -->/g)].map((m) => m[0]);
   writeFileSync(outFile, kept.length ? `${md.trimEnd()}\n\n${kept.join("\n\n")}\n` : md);
   console.log(`wrote ${outFile}`);
 }

@@ -52,7 +52,7 @@ export function section(sizes) {
   }
   return [
     "<!-- toolbar-size:begin -->",
-    "### Toolbar package size",
+    "## Toolbar package size",
     "",
     "`pkg/toolbar/` (npm `ctxguard-toolbar`) as browsers download it, measured by",
     "`node tests/elements/size.mjs --write BENCHMARKS.md` after `scripts/build-packages.sh toolbar`",
