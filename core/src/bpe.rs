@@ -87,6 +87,10 @@ const CACHE_FROM: usize = 4096;
 const CACHE_AFTER: usize = 64 << 10;
 /// Bytes of text encoded per call of `Encoder::run_span`.
 const SPAN: usize = 16 << 10;
+/// Bytes between two [`Mark`]s of [`Encoder::count_marked`] (about).
+const MARK_SPAN: usize = 4 << 10;
+/// The fewest bytes a run that stops after some tokens encodes per span.
+const MIN_STEP: usize = 64;
 
 const NONE: u32 = u32::MAX;
 
@@ -100,6 +104,39 @@ type SpanFn<S> = fn(
     &mut S,
     &mut merge::Scratch,
 ) -> Result<(), OutOfMemory>;
+
+/// A piece boundary that a count of a text passed: its byte offset and the
+/// number of tokens before it. Encoding the text from there gives exactly the
+/// rest of its tokens, since a piece's end depends only on the text and the
+/// byte where the piece starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Mark {
+    pub(crate) byte: usize,
+    pub(crate) tokens: usize,
+}
+
+/// Where a run of [`Encoder::run_from`] starts and stops, and what it records.
+struct Reach<'m> {
+    /// A piece boundary of the text (0, or a [`Mark`]'s byte).
+    from: usize,
+    /// The run stops after the first span that leaves this many tokens in its
+    /// sink; its spans are then no longer than the tokens still wanted (a
+    /// token has a byte at least), so it stops a few pieces after them.
+    stop_after: usize,
+    /// Bytes per span.
+    span: usize,
+    /// Receives a [`Mark`] after every span (tokens counted from `from`).
+    marks: Option<&'m mut Vec<Mark>>,
+}
+
+impl Reach<'_> {
+    const WHOLE: Reach<'static> = Reach {
+        from: 0,
+        stop_after: usize::MAX,
+        span: SPAN,
+        marks: None,
+    };
+}
 
 /// What encoding one text carries from span to span.
 struct RunState {
@@ -153,12 +190,58 @@ impl Encoder {
         Ok(count.0)
     }
 
+    /// The number of tokens of `text` and a [`Mark`] every [`SPAN`] bytes or so
+    /// (the last one at the text's end), for [`Self::encode_from`].
+    pub(crate) fn count_marked(&self, text: &str) -> crate::Result<(usize, Vec<Mark>)> {
+        let mut count = Count::default();
+        let mut marks = Vec::new();
+        OutOfMemory::reserve(&mut marks, text.len() / MARK_SPAN + 1)?;
+        let reach = Reach {
+            span: MARK_SPAN,
+            marks: Some(&mut marks),
+            ..Reach::WHOLE
+        };
+        self.run_from(text, reach, &mut count, &mut merge::Scratch::default())?;
+        Ok((count.0, marks))
+    }
+
+    /// The tokens of `text` from the piece boundary `from` on (0 or a
+    /// [`Mark`]'s byte), stopping once at least `at_least` tokens are had (a
+    /// few pieces later at most; the whole rest when `at_least` is
+    /// `usize::MAX`). They are the encoding's tokens from that boundary on.
+    pub(crate) fn encode_from(
+        &self,
+        text: &str,
+        from: usize,
+        at_least: usize,
+    ) -> crate::Result<Vec<u32>> {
+        let mut out = Vec::new();
+        let reach = Reach {
+            from,
+            stop_after: at_least,
+            ..Reach::WHOLE
+        };
+        self.run_from(text, reach, &mut out, &mut merge::Scratch::default())?;
+        Ok(out)
+    }
+
     /// Encodes `text` piece by piece into `sink`, through the encoder's piece
     /// cache when the text is long enough to repeat itself, or when the cache
     /// is there already.
     fn run(
         &self,
         text: &str,
+        sink: &mut impl Sink,
+        scratch: &mut merge::Scratch,
+    ) -> Result<(), OutOfMemory> {
+        self.run_from(text, Reach::WHOLE, sink, scratch)
+    }
+
+    /// [`Self::run`] within `reach`.
+    fn run_from(
+        &self,
+        text: &str,
+        reach: Reach,
         sink: &mut impl Sink,
         scratch: &mut merge::Scratch,
     ) -> Result<(), OutOfMemory> {
@@ -176,14 +259,19 @@ impl Encoder {
             Some(c) => c,
             None => &mut own,
         };
-        cache.counted = cache.counted.saturating_add(text.len());
-        if text.len() >= CACHE_FROM || cache.counted >= CACHE_AFTER {
-            cache.pieces.prepare(text.len())?;
+        let len = text.len().saturating_sub(reach.from);
+        cache.counted = cache.counted.saturating_add(len);
+        if len >= CACHE_FROM || cache.counted >= CACHE_AFTER {
+            cache.pieces.prepare(len)?;
         }
         match self.pattern {
-            Pattern::O200k => self.run_with::<pretokenize::O200k>(text, cache, sink, scratch),
-            Pattern::Cl100k => self.run_with::<pretokenize::Cl100k>(text, cache, sink, scratch),
-            Pattern::Gpt2 => self.run_with::<pretokenize::Gpt2>(text, cache, sink, scratch),
+            Pattern::O200k => {
+                self.run_with::<pretokenize::O200k>(text, reach, cache, sink, scratch)
+            }
+            Pattern::Cl100k => {
+                self.run_with::<pretokenize::Cl100k>(text, reach, cache, sink, scratch)
+            }
+            Pattern::Gpt2 => self.run_with::<pretokenize::Gpt2>(text, reach, cache, sink, scratch),
         }
     }
 
@@ -191,6 +279,7 @@ impl Encoder {
     fn run_with<P: pretokenize::Split>(
         &self,
         text: &str,
+        mut reach: Reach,
         cache: &mut Cache,
         sink: &mut impl Sink,
         scratch: &mut merge::Scratch,
@@ -198,7 +287,7 @@ impl Encoder {
         let pieces = &mut cache.pieces;
         let mut state = RunState {
             tokens: Vec::new(),
-            at: 0,
+            at: reach.from,
         };
         // The span function is called through a pointer the optimisers cannot
         // see through, so that neither LLVM nor wasm-opt inlines it here: a
@@ -210,9 +299,17 @@ impl Encoder {
             Self::run_span::<P, false, _>
         };
         let span = std::hint::black_box(span);
-        while state.at < text.len() {
-            let until = state.at.saturating_add(SPAN);
+        while state.at < text.len() && sink.mark() < reach.stop_after {
+            let step = reach.span.min(reach.stop_after - sink.mark()).max(MIN_STEP);
+            let until = state.at.saturating_add(step);
             span(self, text, until, &mut state, pieces, sink, scratch)?;
+            if let Some(marks) = reach.marks.as_deref_mut() {
+                OutOfMemory::reserve(marks, 1)?;
+                marks.push(Mark {
+                    byte: state.at,
+                    tokens: sink.mark(),
+                });
+            }
         }
         let held = state.tokens.capacity() * std::mem::size_of::<u32>();
         scratch.note_peak(held);

@@ -2,7 +2,7 @@
 //! does them: ordinary encoding (special-token text is plain text), the chat
 //! message overhead rules, and lossy decoding of a cut token run.
 
-use crate::bpe::Encoder;
+use crate::bpe::{out_of_memory, Encoder, Mark};
 use crate::encoding::Encoding;
 use crate::message::{Content, ContentPart, Message, ToolCall};
 use crate::pyjson;
@@ -23,6 +23,38 @@ pub const TOKENS_PER_REPLY: Tokens = 3;
 pub const IMAGE_TOKENS: Tokens = 170;
 /// Tokens a video part counts as.
 pub const VIDEO_TOKENS: Tokens = 3600;
+
+/// A text counted once, with the piece boundaries its count passed (one
+/// every 16 KB or so), so that its first and last tokens can be had later by
+/// encoding a little of it instead of all of it ([`TokenCounter::head_tail_ids`]).
+#[derive(Debug, Clone)]
+pub struct Measured<'a> {
+    text: &'a str,
+    total: usize,
+    marks: Vec<Mark>,
+}
+
+impl<'a> Measured<'a> {
+    /// The text that was measured.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The text's tokens, as [`TokenCounter::count_text`] gives them.
+    pub fn tokens(&self) -> Tokens {
+        tokens_of_len(self.total)
+    }
+
+    /// The number of tokens, as a length.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Whether the text has no tokens.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+}
 
 /// Counts and cuts text under one model's encoding.
 #[derive(Clone, Copy)]
@@ -72,6 +104,60 @@ impl TokenCounter {
             return Ok(0);
         }
         self.bpe.try_count_ordinary(text).map(tokens_of_len)
+    }
+
+    /// Counts `text` as [`Self::count_text`] does (without collecting its
+    /// tokens), remembering where the count passed piece boundaries.
+    ///
+    /// Aborts, as a `Vec` that cannot grow does, if memory runs out.
+    pub fn measure<'a>(&self, text: &'a str) -> Measured<'a> {
+        let (total, marks) = self.bpe.count_marked(text).unwrap_or_else(out_of_memory);
+        Measured { text, total, marks }
+    }
+
+    /// The first `head` and the last `tail` tokens of a measured text (the
+    /// tail shortened so the two do not overlap), the same as slices of
+    /// [`Self::encode`]'s tokens. Encodes about `head` tokens from the start
+    /// and the text from the last boundary before the tail: O(head + tail + 16 KB).
+    ///
+    /// Aborts, as a `Vec` that cannot grow does, if memory runs out.
+    pub fn head_tail_ids(
+        &self,
+        measured: &Measured,
+        head: usize,
+        tail: usize,
+    ) -> (Vec<Rank>, Vec<Rank>) {
+        let total = measured.total;
+        let head = head.min(total);
+        let tail = tail.min(total - head);
+        let head_ids = if head == 0 {
+            Vec::new()
+        } else {
+            let mut ids = self
+                .bpe
+                .encode_from(measured.text, 0, head)
+                .unwrap_or_else(out_of_memory);
+            ids.truncate(head);
+            ids
+        };
+        let tail_ids = if tail == 0 {
+            Vec::new()
+        } else {
+            let first = total - tail;
+            let marks = &measured.marks;
+            let from = match marks.partition_point(|m| m.tokens <= first) {
+                0 => Mark { byte: 0, tokens: 0 },
+                i => marks[i - 1],
+            };
+            let mut ids = self
+                .bpe
+                .encode_from(measured.text, from.byte, usize::MAX)
+                .unwrap_or_else(out_of_memory);
+            debug_assert_eq!(from.tokens + ids.len(), total);
+            ids.drain(..first - from.tokens);
+            ids
+        };
+        (head_ids, tail_ids)
     }
 
     /// The tokens of `text`, ordinary encoding.

@@ -7,7 +7,7 @@
 
 use crate::message::{Content, Message};
 use crate::pyjson;
-use crate::tokens::{len_of_tokens, tokens_of_len, Rank, TokenCounter, Tokens};
+use crate::tokens::{len_of_tokens, tokens_of_len, Measured, Rank, TokenCounter, Tokens};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -123,7 +123,7 @@ fn head_tail_budget(limit: usize) -> (usize, usize) {
 /// `…D unit truncated…\n{head}\n…D unit truncated…\n{tail}`.
 pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounter) -> Cut {
     match policy.kind {
-        PolicyKind::Tokens => truncate_encoded(body, &counter.encode(body), policy.limit, counter),
+        PolicyKind::Tokens => truncate_measured(&counter.measure(body), policy.limit, counter),
         PolicyKind::Bytes => {
             let total_tokens = counter.count_text(body);
             let limit = len_of_tokens(policy.limit);
@@ -148,13 +148,41 @@ pub fn truncate_body(body: &str, policy: TruncationPolicy, counter: &TokenCounte
 /// known, so callers that measured the body first do not encode it twice.
 pub fn truncate_encoded(body: &str, ids: &[Rank], limit: Tokens, counter: &TokenCounter) -> Cut {
     let total = ids.len();
+    token_cut(body, total, limit, |head, tail| {
+        (
+            counter.decode_lossy(&ids[..head]),
+            counter.decode_lossy(&ids[total - tail..]),
+        )
+    })
+}
+
+/// The token cut of a body [`TokenCounter::measure`] counted to `limit`
+/// tokens: the same cut as [`truncate_encoded`], but only the kept head and
+/// tail are encoded (the body was counted, not encoded).
+pub fn truncate_measured(measured: &Measured, limit: Tokens, counter: &TokenCounter) -> Cut {
+    token_cut(measured.text(), measured.len(), limit, |head, tail| {
+        let (head_ids, tail_ids) = counter.head_tail_ids(measured, head, tail);
+        (
+            counter.decode_lossy(&head_ids),
+            counter.decode_lossy(&tail_ids),
+        )
+    })
+}
+
+/// The token cut of a body of `total` tokens to `limit`, with `decode` giving
+/// the texts of its first and last tokens (`head + tail` < `total`).
+fn token_cut(
+    body: &str,
+    total: usize,
+    limit: Tokens,
+    decode: impl FnOnce(usize, usize) -> (String, String),
+) -> Cut {
     let limit = len_of_tokens(limit);
     if total <= limit {
         return unchanged(body, tokens_of_len(total));
     }
     let (head, tail) = head_tail_budget(limit);
-    let head_text = counter.decode_lossy(&ids[..head]);
-    let tail_text = counter.decode_lossy(&ids[total - tail..]);
+    let (head_text, tail_text) = decode(head, tail);
     cut(
         PolicyKind::Tokens,
         (&head_text, &tail_text),

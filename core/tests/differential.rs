@@ -2,6 +2,9 @@
 //! the conformance corpus and on generated text for every encoding.
 
 use ctxguard_core::bpe;
+use ctxguard_core::encoding::Encoding;
+use ctxguard_core::tokens::TokenCounter;
+use ctxguard_core::tool_output::{truncate_encoded, truncate_measured};
 use proptest::prelude::*;
 
 fn engines() -> [(
@@ -389,6 +392,90 @@ fn texts_that_overflow_the_piece_caches_arenas_encode_identically() {
     check(&text).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// A measured text (counted, not encoded) gives the same first and last
+/// tokens as the oracle's encoding, and the same token cuts as its tokens do,
+/// for heads and tails that end on either side of every place the count
+/// marked (about every 4 KB) and inside long pieces.
+fn check_head_tail(text: &str, cuts: usize) -> Result<(), String> {
+    let encodings = [
+        (Encoding::O200kBase, tiktoken_rs::o200k_base_singleton()),
+        (Encoding::Cl100kBase, tiktoken_rs::cl100k_base_singleton()),
+        (Encoding::P50kBase, tiktoken_rs::p50k_base_singleton()),
+        (Encoding::R50kBase, tiktoken_rs::r50k_base_singleton()),
+    ];
+    for (encoding, oracle) in encodings {
+        let counter = TokenCounter::for_encoding(encoding);
+        let ids = oracle.encode_ordinary(text);
+        let n = ids.len();
+        let measured = counter.measure(text);
+        if measured.len() != n {
+            return Err(format!(
+                "{encoding:?}: measured {} tokens of {n}",
+                measured.len()
+            ));
+        }
+        let step = (n / cuts.max(1)).max(1);
+        let mut sizes: Vec<usize> = (0..=n + 1).step_by(step).collect();
+        sizes.extend([1, 2, 3, n.saturating_sub(1), n, n + 7]);
+        for &k in &sizes {
+            for (head, tail) in [(k, 0), (0, k), (k, k), (k / 3, n.saturating_sub(k))] {
+                let (h, t) = counter.head_tail_ids(&measured, head, tail);
+                let head = head.min(n);
+                let tail = tail.min(n - head);
+                if h != ids[..head] || t != ids[n - tail..] {
+                    return Err(format!(
+                        "{encoding:?}: head {head} / tail {tail} of {n} tokens differ"
+                    ));
+                }
+            }
+            let limit = k as i64;
+            let a = truncate_measured(&measured, limit, &counter);
+            let b = truncate_encoded(text, &counter.encode(text), limit, &counter);
+            if a != b {
+                return Err(format!("{encoding:?}: the cut to {limit} tokens differs"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn measured_texts_cut_as_their_tokens_do() {
+    let words = "The context window of 上下文 naïve it's 123 tokens 👍🏽 — “quoted”\n\tcode(x) {}\n";
+    let mut letters = String::new();
+    let mut seed = 11u64;
+    for _ in 0..20_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        letters.push((b'a' + (seed % 26) as u8) as char);
+    }
+    let texts = [
+        String::new(),
+        "a".into(),
+        "hello world".into(),
+        sized(words, 4095),
+        sized(words, 4097),
+        sized(words, 50_000),
+        // Long pieces: one run spanning several marks, between ordinary text.
+        format!(
+            "{} {} {}",
+            sized(words, 5000),
+            " ".repeat(13_000),
+            sized(words, 3000)
+        ),
+        format!("{}{letters} tail of it", sized(words, 6000)),
+        format!(
+            "{}\n{}",
+            "\n".repeat(9000),
+            sized("上下文治理压缩检查点预览", 9000)
+        ),
+    ];
+    for text in &texts {
+        check_head_tail(text, 40).unwrap_or_else(|e| panic!("{} bytes: {e}", text.len()));
+    }
+}
+
 fn unicode_text() -> impl Strategy<Value = String> {
     let pieces = prop_oneof![
         "[a-zA-Z]{1,8}",
@@ -460,5 +547,16 @@ proptest! {
     #[test]
     fn ascii_next_to_every_unicode_class_encodes_identically(text in ascii_meets_unicode()) {
         prop_assert!(check(&text).is_ok(), "{}", check(&text).unwrap_err());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_measured_texts_cut_as_their_tokens_do(parts in proptest::collection::vec(unicode_text(), 1..400)) {
+        // Up to tens of KB: several marks of the count, heads and tails across them.
+        let text = parts.concat();
+        prop_assert!(check_head_tail(&text, 6).is_ok(), "{}", check_head_tail(&text, 6).unwrap_err());
     }
 }

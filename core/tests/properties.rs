@@ -6,7 +6,7 @@ use ctxguard_core::conformance::evaluate;
 use ctxguard_core::protocol::StatusEvent;
 use ctxguard_core::tokens::TokenCounter;
 use ctxguard_core::tool_output::{
-    render, truncate_body, PolicyKind, ToolOutputInput, TruncationPolicy,
+    render, truncate_body, truncate_encoded, PolicyKind, ToolOutputInput, TruncationPolicy,
 };
 use ctxguard_core::Message;
 use proptest::prelude::*;
@@ -17,8 +17,74 @@ fn text() -> impl Strategy<Value = String> {
         .expect("valid strategy")
 }
 
+/// Previews a block of `bodies` and checks every body against its encoding:
+/// its size is the number of its tokens, and a cut body is the token cut of
+/// those tokens (the preview counts bodies without encoding them, then encodes
+/// only what a cut keeps).
+fn check_preview_against_encoding(bodies: &[String], limit: i64) -> Result<(), TestCaseError> {
+    let counter = TokenCounter::for_model("gpt-4o");
+    let mut block = String::from("intro\n<attachment>");
+    for (i, b) in bodies.iter().enumerate() {
+        block.push_str(&format!(
+            "[Attachment: f{i}.txt | ID: {} | Type: text/plain | Size: 1 bytes | URL: /x]\n{b}",
+            i + 1
+        ));
+    }
+    block.push_str("</attachment> outro");
+    let out = preview_messages(&[Message::new("user", block)], &counter, limit);
+    let text = out.messages[0].text().expect("text content");
+    prop_assert_eq!(out.segments.len(), bodies.len());
+    for (seg, body) in out.segments.iter().zip(bodies) {
+        let ids = counter.encode(body);
+        prop_assert_eq!(seg.tokens, ids.len() as i64);
+        prop_assert_eq!(seg.chars, body.chars().count());
+        if seg.truncated && seg.allocation > 0 {
+            let cut = truncate_encoded(body, &ids, seg.allocation, &counter);
+            prop_assert!(cut.truncated);
+            let expected = format!("]\n{}\n[Preview truncated.", cut.rendered);
+            prop_assert!(
+                text.contains(&expected),
+                "segment {} not cut as its tokens",
+                seg.attachment_id
+            );
+        } else if !seg.truncated && !body.is_empty() {
+            let expected = format!("]\n{body}");
+            prop_assert!(
+                text.contains(&expected),
+                "segment {} not whole",
+                seg.attachment_id
+            );
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn preview_of_long_bodies_cuts_their_tokens() {
+    let words = "The context window of 上下文 naïve it's 123 tokens 👍🏽 — “quoted” code(x) {}\n";
+    let long = |n: usize| words.repeat(n / words.len() + 1);
+    let bodies = vec![
+        long(60_000),
+        "short".to_string(),
+        format!("{}{}{}", long(9000), " ".repeat(20_000), long(7000)),
+        long(5000),
+        String::new(),
+        long(200_000),
+    ];
+    for limit in [1, 50, 3000, 15_000, 200_000] {
+        check_preview_against_encoding(&bodies, limit)
+            .unwrap_or_else(|e| panic!("limit {limit}: {e}"));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn preview_cuts_generated_long_bodies_as_their_tokens(parts in proptest::collection::vec(proptest::collection::vec(text(), 1..80), 1..4), limit in 1i64..3000) {
+        let bodies: Vec<String> = parts.iter().map(|p| p.concat()).collect();
+        check_preview_against_encoding(&bodies, limit)?;
+    }
 
     #[test]
     fn allocations_fit_budget_and_sizes(sizes in proptest::collection::vec(0i64..5000, 0..12), budget in -10i64..20000) {

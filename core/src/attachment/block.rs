@@ -321,9 +321,13 @@ pub struct BlockSpan {
 pub fn find_blocks(text: &str) -> impl Iterator<Item = BlockSpan> + '_ {
     let mut from = 0;
     std::iter::from_fn(move || {
-        let start = from + text.get(from..)?.find(OPEN_TAG)?;
+        // Byte searches: a match of UTF-8 bytes in UTF-8 bytes starts on a char boundary.
+        let find = |from: usize, tag: &str| {
+            memchr::memmem::find(text.as_bytes().get(from..)?, tag.as_bytes()).map(|i| from + i)
+        };
+        let start = find(from, OPEN_TAG)?;
         let body_start = start + OPEN_TAG.len();
-        let body_end = body_start + text[body_start..].find(CLOSE_TAG)?;
+        let body_end = find(body_start, CLOSE_TAG)?;
         let end = body_end + CLOSE_TAG.len();
         from = end;
         Some(BlockSpan {

@@ -59,8 +59,9 @@ trait Pattern: Copy {
 }
 
 impl Pattern for &str {
+    /// `hay.find(self)`: a match of UTF-8 bytes in UTF-8 bytes starts on a char boundary.
     fn find_in(self, hay: &str) -> Option<usize> {
-        hay.find(self)
+        memchr::memmem::find(hay.as_bytes(), self.as_bytes())
     }
     fn len(self) -> usize {
         str::len(self)
@@ -68,8 +69,12 @@ impl Pattern for &str {
 }
 
 impl Pattern for char {
+    /// `hay.find(self)`: an ASCII byte of UTF-8 text is always that character.
     fn find_in(self, hay: &str) -> Option<usize> {
-        hay.find(self)
+        match u8::try_from(self) {
+            Ok(b) if b.is_ascii() => memchr::memchr(b, hay.as_bytes()),
+            _ => hay.find(self),
+        }
     }
     fn len(self) -> usize {
         self.len_utf8()

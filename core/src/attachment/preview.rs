@@ -8,8 +8,8 @@ use super::block::{find_blocks, has_block_marker};
 use super::header::is_text_readable_mime;
 use super::parse;
 use crate::message::{Content, ContentPart, Message};
-use crate::tokens::{tokens_of_len, TokenCounter, Tokens};
-use crate::tool_output::{truncate_body, truncate_encoded, TruncationPolicy};
+use crate::tokens::{Measured, TokenCounter, Tokens};
+use crate::tool_output::{truncate_body, truncate_measured, TruncationPolicy};
 use crate::traces::{ProtectionTrace, TraceBuilder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -81,26 +81,39 @@ pub fn preview_messages(
         .iter()
         .enumerate()
         .map(|(index, message)| {
-            let mut message = message.clone();
-            match &mut message.content {
+            // The new content is made first, so that a long text is not copied only to be replaced.
+            let content = match &message.content {
                 Some(Content::Text(text)) => {
-                    if let Some(new) = preview_text(text, limit, counter, index, &mut tally) {
-                        *text = new;
-                    }
+                    preview_text(text, limit, counter, index, &mut tally).map(Content::Text)
                 }
                 Some(Content::Parts(parts)) => {
-                    for part in parts.iter_mut() {
-                        if let ContentPart::Text { text, .. } = part {
-                            if let Some(new) = preview_text(text, limit, counter, index, &mut tally)
-                            {
-                                *text = new;
+                    let mut changed = false;
+                    let parts = parts
+                        .iter()
+                        .map(|part| match part {
+                            ContentPart::Text { text, rest } => {
+                                match preview_text(text, limit, counter, index, &mut tally) {
+                                    Some(new) => {
+                                        changed = true;
+                                        ContentPart::Text {
+                                            text: new,
+                                            rest: rest.clone(),
+                                        }
+                                    }
+                                    None => part.clone(),
+                                }
                             }
-                        }
-                    }
+                            _ => part.clone(),
+                        })
+                        .collect();
+                    changed.then_some(Content::Parts(parts))
                 }
-                _ => {}
+                _ => None,
+            };
+            match content {
+                Some(content) => with_content(message, content),
+                None => message.clone(),
             }
-            message
         })
         .collect();
     let traces = if tally.saw_block {
@@ -127,6 +140,28 @@ pub fn preview_messages(
         messages: out,
         traces,
         segments: tally.segments,
+    }
+}
+
+/// A copy of `message` with `content` instead of its own (which is not copied).
+fn with_content(message: &Message, content: Content) -> Message {
+    let Message {
+        role,
+        content: _,
+        name,
+        tool_calls,
+        tool_call_id,
+        additional_kwargs,
+        extra,
+    } = message;
+    Message {
+        role: role.clone(),
+        content: Some(content),
+        name: name.clone(),
+        tool_calls: tool_calls.clone(),
+        tool_call_id: tool_call_id.clone(),
+        additional_kwargs: additional_kwargs.clone(),
+        extra: extra.clone(),
     }
 }
 
@@ -205,9 +240,10 @@ fn preview_block(
             .map(|s| counter.count_text(s.header))
             .sum::<Tokens>();
     let body_budget = (limit - reserved).max(0);
-    // Each body is encoded once: its size and, when cut, its head and tail come from the same tokens.
-    let encoded: Vec<Vec<u32>> = segments.iter().map(|s| counter.encode(s.body)).collect();
-    let sizes: Vec<Tokens> = encoded.iter().map(|ids| tokens_of_len(ids.len())).collect();
+    // Each body is counted once, without collecting its tokens; a cut body
+    // then encodes only the head and tail it keeps (see `truncate_measured`).
+    let measured: Vec<Measured> = segments.iter().map(|s| counter.measure(s.body)).collect();
+    let sizes: Vec<Tokens> = measured.iter().map(Measured::tokens).collect();
     let allocations = allocate_budget(&sizes, body_budget);
 
     let mut out = String::with_capacity(
@@ -219,14 +255,16 @@ fn preview_block(
     );
     out.push_str(preamble);
     out.push_str(&id_line);
-    for (((seg, &size), &alloc), ids) in segments.iter().zip(&sizes).zip(&allocations).zip(&encoded)
+    for (((seg, &size), &alloc), measured) in
+        segments.iter().zip(&sizes).zip(&allocations).zip(&measured)
     {
+        let chars = seg.body.chars().count();
         let report = |truncated| SegmentReport {
             message_index: index,
             attachment_id: seg.id.to_string(),
             name: header_name(seg.header),
             mime_type: header_mime(seg.header),
-            chars: seg.body.chars().count(),
+            chars,
             tokens: size,
             allocation: alloc,
             truncated,
@@ -237,18 +275,13 @@ fn preview_block(
             continue;
         }
         let truncated = size > alloc;
-        out.push_str(&annotate(
-            seg.header,
-            seg.body.chars().count(),
-            size,
-            truncated,
-        ));
+        out.push_str(&annotate(seg.header, chars, size, truncated));
         if !truncated {
             out.push('\n');
             out.push_str(seg.body);
         } else {
             if alloc > 0 {
-                let cut = truncate_encoded(seg.body, ids, alloc, counter);
+                let cut = truncate_measured(measured, alloc, counter);
                 tally.after_tokens += counter.count_text(&cut.rendered);
                 out.push('\n');
                 out.push_str(&cut.rendered);
