@@ -141,9 +141,13 @@ mod cold {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "shared/preview_input.rs"]
+mod preview_input;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod native {
     use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
-    use ctxguard_core::attachment::{build_header, default_limit, preview_messages, HeaderArgs};
+    use ctxguard_core::attachment::{default_limit, preview_messages};
     use ctxguard_core::budget::context_limits;
     use ctxguard_core::ledger::Ledger;
     use ctxguard_core::metrics;
@@ -216,14 +220,7 @@ mod native {
         }
     }
 
-    /// The longest prefix of `s` of at most `n` bytes that ends on a char boundary.
-    fn prefix(s: &str, n: usize) -> &str {
-        let mut end = n.min(s.len());
-        while !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        &s[..end]
-    }
+    use super::preview_input::prefix;
 
     /// `s` cut into chunks of about `n` bytes, on char boundaries.
     fn chunks(s: &str, n: usize) -> Vec<&str> {
@@ -521,41 +518,7 @@ mod native {
 
     /// 8 attachments totalling 10 MB in one user message, as the clients write them.
     fn attachments(corpus: &Corpus) -> (Vec<Message>, Vec<String>) {
-        let per = 10_000_000 / 8;
-        let source = format!("{}{}", corpus.mixed, corpus.prose);
-        let mut bodies = Vec::new();
-        let mut text = String::from("Please review these files.\n<attachment>");
-        for i in 0..8usize {
-            // Each body starts at a different place of the corpus and wraps around.
-            let start = i * source.len() / 8;
-            let mut start = start;
-            while !source.is_char_boundary(start) {
-                start += 1;
-            }
-            let rotated = format!("{}{}", &source[start..], &source[..start]);
-            let body = prefix(&rotated, per).to_string();
-            let header = build_header(&HeaderArgs {
-                attachment_id: 1000 + i as i64,
-                filename: format!("docs/file-{i}.txt"),
-                mime_type: Some("text/plain".into()),
-                file_size: body.len() as i64,
-                sandbox_path: Some(format!("/home/user/attachments/file-{i}.txt")),
-                is_image: false,
-            });
-            text.push_str(&header);
-            text.push('\n');
-            text.push_str(&body);
-            text.push('\n');
-            bodies.push(body);
-        }
-        text.push_str("</attachment>");
-        (
-            vec![
-                Message::new("system", "You are terse."),
-                Message::new("user", text),
-            ],
-            bodies,
-        )
+        super::preview_input::attachments(&corpus.mixed, &corpus.prose)
     }
 
     fn preview(c: &mut Criterion, corpus: &Corpus, counter: &TokenCounter, bpe: &CoreBPE) {

@@ -8,7 +8,7 @@
 //! `valgrind --tool=callgrind --toggle-collect=preview_file::measured …`
 //! counts one steady-state run. `setup` builds the input only.
 
-use ctxguard_core::attachment::{build_header, default_limit, preview_messages, HeaderArgs};
+use ctxguard_core::attachment::{default_limit, preview_messages};
 use ctxguard_core::budget::context_limits;
 use ctxguard_core::tokens::{TokenCounter, Tokens};
 use ctxguard_core::Message;
@@ -16,51 +16,9 @@ use std::hint::black_box;
 
 const MODEL: &str = "gpt-4o";
 
-/// The longest prefix of `s` of at most `n` bytes that ends on a char boundary.
-fn prefix(s: &str, n: usize) -> &str {
-    let mut end = n.min(s.len());
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
-}
-
-/// The benches' input: the message list and the 8 bodies.
-fn attachments(mixed: &str, prose: &str) -> (Vec<Message>, Vec<String>) {
-    let per = 10_000_000 / 8;
-    let source = format!("{mixed}{prose}");
-    let mut bodies = Vec::new();
-    let mut text = String::from("Please review these files.\n<attachment>");
-    for i in 0..8usize {
-        let mut start = i * source.len() / 8;
-        while !source.is_char_boundary(start) {
-            start += 1;
-        }
-        let rotated = format!("{}{}", &source[start..], &source[..start]);
-        let body = prefix(&rotated, per).to_string();
-        let header = build_header(&HeaderArgs {
-            attachment_id: 1000 + i as i64,
-            filename: format!("docs/file-{i}.txt"),
-            mime_type: Some("text/plain".into()),
-            file_size: body.len() as i64,
-            sandbox_path: Some(format!("/home/user/attachments/file-{i}.txt")),
-            is_image: false,
-        });
-        text.push_str(&header);
-        text.push('\n');
-        text.push_str(&body);
-        text.push('\n');
-        bodies.push(body);
-    }
-    text.push_str("</attachment>");
-    (
-        vec![
-            Message::new("system", "You are terse."),
-            Message::new("user", text),
-        ],
-        bodies,
-    )
-}
+#[path = "../benches/shared/preview_input.rs"]
+mod preview_input;
+use preview_input::attachments;
 
 enum Op<'a> {
     Preview(&'a [Message], Tokens),
