@@ -86,8 +86,8 @@ export function App() {
           <dd data-testid="react-forecast">{status?.forecast ? (status.forecast.turns === 0 ? "due" : `≈ ${status.forecast.turns}`) : "–"}</dd>
           <dt>Compactions</dt>
           <dd data-testid="react-history">{status ? status.history.length : "–"}</dd>
-          <dt>Last one</dt>
-          <dd data-testid="react-last">
+          <dt className="wide">Last one</dt>
+          <dd className="wide" data-testid="react-last">
             {last ? (last.status === "completed" ? `saved ${last.saved_tokens?.toLocaleString("en-US")}` : `fell back (${last.reason})`) : "–"}
           </dd>
           <dt>Events applied</dt>
