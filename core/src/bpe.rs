@@ -190,7 +190,7 @@ impl Encoder {
         Ok(count.0)
     }
 
-    /// The number of tokens of `text` and a [`Mark`] every [`SPAN`] bytes or so
+    /// The number of tokens of `text` and a [`Mark`] every [`MARK_SPAN`] bytes or so
     /// (the last one at the text's end), for [`Self::encode_from`].
     pub(crate) fn count_marked(&self, text: &str) -> crate::Result<(usize, Vec<Mark>)> {
         let mut count = Count::default();

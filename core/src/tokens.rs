@@ -25,7 +25,7 @@ pub const IMAGE_TOKENS: Tokens = 170;
 pub const VIDEO_TOKENS: Tokens = 3600;
 
 /// A text counted once, with the piece boundaries its count passed (one
-/// every 16 KB or so), so that its first and last tokens can be had later by
+/// every 4 KiB or so), so that its first and last tokens can be had later by
 /// encoding a little of it instead of all of it ([`TokenCounter::head_tail_ids`]).
 #[derive(Debug, Clone)]
 pub struct Measured<'a> {
@@ -118,7 +118,7 @@ impl TokenCounter {
     /// The first `head` and the last `tail` tokens of a measured text (the
     /// tail shortened so the two do not overlap), the same as slices of
     /// [`Self::encode`]'s tokens. Encodes about `head` tokens from the start
-    /// and the text from the last boundary before the tail: O(head + tail + 16 KB).
+    /// and the text from the last boundary before the tail: O(head + tail + 4 KiB).
     ///
     /// Aborts, as a `Vec` that cannot grow does, if memory runs out.
     pub fn head_tail_ids(
