@@ -17,6 +17,7 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
+pub mod document;
 pub mod input;
 pub mod oracle;
 
@@ -65,4 +66,22 @@ targets! {
     guard,
     /// The relay's publish body, `protocol::parse_event_batch`.
     publish_body,
+    /// `ctxguard_extract::upload` of `.docx` files.
+    document_docx,
+    /// `ctxguard_extract::upload` of `.pptx` files.
+    document_pptx,
+    /// `ctxguard_extract::upload` of `.xlsx` files.
+    document_xlsx,
+    /// `ctxguard_extract::upload` of `.csv` files.
+    document_csv,
+    /// `ctxguard_extract::upload` of an unknown extension (decoding, sniffing).
+    document_text,
+    /// `ctxguard_extract::upload` of images.
+    document_image,
+    /// `ctxguard_extract::upload` of `.xmind` files.
+    document_xmind,
+    /// `ctxguard_extract::upload` of `.zip` files.
+    document_zip,
+    /// `ctxguard_extract::upload` of `.pdf` files.
+    document_pdf,
 }

@@ -1,0 +1,258 @@
+//! # ctxguard-extract
+//!
+//! Attachments as Wegent's backend reads them. Before any block is composed
+//! the backend parses every upload once (`DocumentParser.parse` in
+//! `backend/app/services/attachment/parser.py`), smart-truncates the text to
+//! `MAX_EXTRACTED_TEXT_LENGTH` (500 000 code points) by document structure,
+//! and stores the result; this crate reproduces that step exactly, so a
+//! preview shows what the server will inject.
+//!
+//! Bytes and a file name in, [`Upload`] out: the parser's answer
+//! ([`Extracted`] or a [`DocumentError`] with the reference's code and
+//! message) and the stored [`Record`]. No I/O, no clock, no tokenizer; every
+//! parser works within [`Limits`] and never panics on any input.
+//!
+//! ```
+//! use ctxguard_extract::{upload, Options};
+//! let up = upload(b"name,age\nAlice,30\n", "people.csv", &Options::default());
+//! let parsed = up.outcome.expect("a CSV parses");
+//! assert_eq!(parsed.text, "--- Sheet: CSV Data ---\nname | age\nAlice | 30");
+//! assert_eq!(up.record.type_data.mime_type, "text/csv");
+//! ```
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+mod archive;
+pub mod chars;
+pub mod conformance;
+pub mod csv;
+pub mod decode;
+mod docx;
+pub mod error;
+pub mod format;
+mod image;
+pub mod limits;
+pub mod package;
+mod pdf;
+mod pptx;
+pub mod record;
+pub mod sniff;
+mod truncate;
+mod xlsx;
+mod xmind;
+
+pub use error::{DocumentError, ErrorCode, Subject};
+pub use format::Format;
+pub use limits::Limits;
+pub use record::{Extracted, PreparedImage, Record, Status, StoredTruncation, TypeData, Upload};
+pub use truncate::{SheetText, StrategyError, Truncation, TruncationKind};
+
+use truncate::Unit;
+
+/// `MAX_EXTRACTED_TEXT_LENGTH`'s default: 500 000 code points.
+pub const DEFAULT_MAX_TEXT_LENGTH: i64 = 500_000;
+
+/// How one upload is parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// `MAX_EXTRACTED_TEXT_LENGTH` (0 means the default, as the reference's `or` reads it).
+    pub max_text_length: i64,
+    /// Resource bounds.
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_text_length: DEFAULT_MAX_TEXT_LENGTH,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// `DocumentParser().parse(bytes, extension)`: the extension (lower-cased,
+/// with its dot) picks the parser.
+pub fn parse(bytes: &[u8], extension: &str, options: &Options) -> Result<Extracted, DocumentError> {
+    let max = options.max_text_length;
+    let limits = &options.limits;
+    let strategy = |subject: Subject| move |e: StrategyError| DocumentError::failed(subject, e);
+    let cut = |unit: Unit, items: Vec<String>, subject: Subject| {
+        truncate::units(unit, &items, max)
+            .map(truncated)
+            .map_err(strategy(subject))
+    };
+    match Format::of_extension(extension) {
+        Format::Pdf => cut(Unit::Page, pdf::pages(bytes, limits)?, Subject::Pdf),
+        Format::Docx => cut(
+            Unit::Paragraph,
+            docx::paragraphs(bytes, limits)?,
+            Subject::Word,
+        ),
+        Format::Pptx => cut(
+            Unit::Slide,
+            pptx::slides(bytes, limits)?,
+            Subject::PowerPoint,
+        ),
+        Format::Xlsx => Ok(truncated(truncate::sheets(
+            &xlsx::sheets(bytes, limits)?,
+            max,
+        ))),
+        Format::LegacyDoc => Err(legacy(ErrorCode::LegacyDoc, ".doc", ".docx")),
+        Format::LegacyPpt => Err(legacy(ErrorCode::LegacyPpt, ".ppt", ".pptx")),
+        Format::LegacyXls => Err(legacy(ErrorCode::LegacyXls, ".xls", ".xlsx")),
+        Format::Csv => csv::parse(bytes, max),
+        Format::Xmind => text_of(&xmind::markdown(bytes, limits)?, max),
+        Format::Image => image::parse(bytes, extension),
+        Format::Media => Ok(Extracted::text("")),
+        Format::Zip => archive::parse(bytes, limits),
+        Format::Text => text_of(&decode::decode(bytes), max),
+        Format::Unknown => {
+            let mime = sniff::mime_type(bytes);
+            if ctxguard_core::attachment::is_text_readable_mime(&mime) {
+                text_of(&decode::decode(bytes), max)
+            } else {
+                Err(DocumentError::new(
+                    ErrorCode::UnrecognizedType,
+                    format!("Unrecognized file type: {extension} (detected MIME: {mime})"),
+                ))
+            }
+        }
+    }
+}
+
+/// A strategy's text and report as a parse result.
+fn truncated((text, info): truncate::Truncated) -> Extracted {
+    Extracted {
+        text,
+        truncation: info.into_truncation(),
+        image: None,
+    }
+}
+
+/// `_truncate_text`, outside any parser's own error handling (so a strategy
+/// failure reads `Failed to parse document: …`).
+fn text_of(text: &str, max: i64) -> Result<Extracted, DocumentError> {
+    truncate::text(text, max)
+        .map(truncated)
+        .map_err(|e| DocumentError::failed(Subject::Document, e))
+}
+
+/// The legacy formats' refusal: `Legacy .doc format is not fully supported. Please convert to .docx`.
+fn legacy(code: ErrorCode, old: &str, new: &str) -> DocumentError {
+    DocumentError::new(
+        code,
+        format!("Legacy {old} format is not fully supported. Please convert to {new}"),
+    )
+}
+
+/// One upload as `ContextService.upload_attachment` handles it: the parse
+/// (skipped for video files, which are stored as they are) and the stored record.
+pub fn upload(bytes: &[u8], filename: &str, options: &Options) -> Upload {
+    let extension = format::extension(filename);
+    let outcome = parse(bytes, &extension, options);
+    let mut type_data = TypeData {
+        original_filename: filename.to_string(),
+        file_extension: extension.clone(),
+        file_size: bytes.len() as u64,
+        mime_type: format::mime_type(&extension).to_string(),
+        is_truncated: None,
+    };
+    let record = if format::is_video(&extension) {
+        type_data.is_truncated = Some(false);
+        Record {
+            status: Status::Ready,
+            error_message: String::new(),
+            extracted_text: String::new(),
+            text_length: 0,
+            image_base64: String::new(),
+            type_data,
+            truncation_info: None,
+            parsed: false,
+        }
+    } else {
+        match &outcome {
+            Ok(extracted) => {
+                if let Some(image) = &extracted.image {
+                    type_data.mime_type = image.mime_type.clone();
+                }
+                type_data.is_truncated = Some(extracted.is_truncated());
+                Record {
+                    status: Status::Ready,
+                    error_message: String::new(),
+                    extracted_text: extracted.text.clone(),
+                    text_length: extracted.text_length(),
+                    image_base64: extracted
+                        .image
+                        .as_ref()
+                        .map_or_else(String::new, |i| record::base64(&i.data)),
+                    type_data,
+                    truncation_info: extracted.truncation.as_ref().map(|t| StoredTruncation {
+                        is_truncated: true,
+                        original_length: t.original_length,
+                        truncated_length: t.truncated_length,
+                        truncation_message_key: "content_truncated",
+                    }),
+                    parsed: true,
+                }
+            }
+            Err(e) => Record {
+                status: Status::Failed,
+                error_message: e.message.clone(),
+                extracted_text: String::new(),
+                text_length: 0,
+                image_base64: String::new(),
+                type_data,
+                truncation_info: None,
+                parsed: true,
+            },
+        }
+    };
+    Upload { outcome, record }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legacy_formats_are_refused_with_their_codes() {
+        let up = upload(b"\xd0\xcf\x11\xe0", "Old.DOC", &Options::default());
+        let err = up.outcome.expect_err("legacy");
+        assert_eq!(err.code, ErrorCode::LegacyDoc);
+        assert_eq!(
+            err.message,
+            "Legacy .doc format is not fully supported. Please convert to .docx"
+        );
+        assert_eq!(up.record.status, Status::Failed);
+        assert_eq!(up.record.type_data.is_truncated, None);
+        assert_eq!(up.record.type_data.mime_type, "application/msword");
+    }
+
+    #[test]
+    fn video_is_stored_unparsed_whatever_the_parser_says() {
+        let up = upload(b"\x00\x01\x02junk", "clip.flv", &Options::default());
+        assert!(
+            up.outcome.is_err(),
+            "the sniffer does not call binary junk text"
+        );
+        assert_eq!(up.record.status, Status::Ready);
+        assert!(!up.record.parsed);
+        assert_eq!(up.record.type_data.is_truncated, Some(false));
+    }
+
+    #[test]
+    fn text_is_truncated_at_the_limit() {
+        let text = "line\n".repeat(1000);
+        let options = Options {
+            max_text_length: 500,
+            ..Options::default()
+        };
+        let up = upload(text.as_bytes(), "notes.txt", &options);
+        let parsed = up.outcome.expect("text parses");
+        assert!(parsed.is_truncated());
+        assert!(parsed.text_length() <= 500);
+        let stored = up.record.truncation_info.expect("truncated");
+        assert_eq!(stored.original_length, Some(5000));
+        assert_eq!(up.record.type_data.is_truncated, Some(true));
+    }
+}

@@ -1,0 +1,4 @@
+//! The fuzz target of `ctxguard_fuzz_checks::document_docx` (its module doc lists the properties).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| ctxguard_fuzz_checks::document_docx::check(data));
