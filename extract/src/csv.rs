@@ -196,6 +196,7 @@ pub(crate) fn parse(bytes: &[u8], max_length: i64) -> Result<Extracted, Document
         text,
         truncation: info.into_truncation(),
         image: None,
+        ocr_fallback: false,
     })
 }
 

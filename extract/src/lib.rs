@@ -82,7 +82,13 @@ pub fn parse(bytes: &[u8], extension: &str, options: &Options) -> Result<Extract
             .map_err(strategy(subject))
     };
     match Format::of_extension(extension) {
-        Format::Pdf => cut(Unit::Page, pdf::pages(bytes, limits)?, Subject::Pdf),
+        Format::Pdf => {
+            let pages = pdf::pages(bytes, limits)?;
+            let ocr_fallback = pdf::needs_ocr(&pages);
+            let mut parsed = cut(Unit::Page, pages, Subject::Pdf)?;
+            parsed.ocr_fallback = ocr_fallback;
+            Ok(parsed)
+        }
         Format::Docx => cut(
             Unit::Paragraph,
             docx::paragraphs(bytes, limits)?,
@@ -126,6 +132,7 @@ fn truncated((text, info): truncate::Truncated) -> Extracted {
         text,
         truncation: info.into_truncation(),
         image: None,
+        ocr_fallback: false,
     }
 }
 

@@ -31,6 +31,9 @@ pub struct Extracted {
     pub truncation: Option<Truncation>,
     /// The prepared image, for images.
     pub image: Option<PreparedImage>,
+    /// A PDF whose text has under 100 letters: the backend tries OCR on it,
+    /// so where OCR tools are installed the stored text may differ from this one.
+    pub ocr_fallback: bool,
 }
 
 impl Extracted {
@@ -40,6 +43,7 @@ impl Extracted {
             text: text.into(),
             truncation: None,
             image: None,
+            ocr_fallback: false,
         }
     }
 
