@@ -149,10 +149,10 @@ mod native {
     use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
     use ctxguard_core::attachment::{default_limit, preview_messages};
     use ctxguard_core::budget::context_limits;
+    use ctxguard_core::cut::{truncate_body, TruncationPolicy};
     use ctxguard_core::ledger::Ledger;
     use ctxguard_core::metrics;
     use ctxguard_core::tokens::{tokens_of_len, TokenCounter, Tokens};
-    use ctxguard_core::tool_output::{truncate_body, TruncationPolicy};
     use ctxguard_core::Message;
     use std::hint::black_box;
     use std::path::{Path, PathBuf};
@@ -240,6 +240,26 @@ mod native {
     }
 
     /// tiktoken-rs's head/tail cut: encode once, decode the first and last tokens lossily.
+    /// ctxguard's cut to the first `head` and last `tail` tokens: the text
+    /// measured (counted, not encoded), then only the kept tokens encoded and decoded.
+    fn ctxguard_head_tail(
+        counter: &TokenCounter,
+        text: &str,
+        head: i64,
+        tail: i64,
+    ) -> (String, String, i64) {
+        let measured = counter.measure(text);
+        let total = measured.len();
+        let head = (head.max(0) as usize).min(total);
+        let tail = (tail.max(0) as usize).min(total - head);
+        let (h, t) = counter.head_tail_ids(&measured, head, tail);
+        (
+            counter.decode_lossy(&h),
+            counter.decode_lossy(&t),
+            total as i64,
+        )
+    }
+
     fn tiktoken_head_tail(
         bpe: &CoreBPE,
         text: &str,
@@ -497,14 +517,14 @@ mod native {
         let text = &corpus.mixed;
         let (head, tail) = (6_000, 4_000);
         assert_eq!(
-            counter.head_tail(text, head, tail),
+            ctxguard_head_tail(counter, text, head, tail),
             tiktoken_head_tail(bpe, text, head, tail)
         );
         let mut g = c.benchmark_group("cut");
         g.sampling_mode(SamplingMode::Flat);
         g.throughput(Throughput::Bytes(text.len() as u64));
         g.bench_function("ctxguard/head_tail", |b| {
-            b.iter(|| counter.head_tail(black_box(text), head, tail))
+            b.iter(|| ctxguard_head_tail(counter, black_box(text), head, tail))
         });
         g.bench_function("tiktoken-rs/head_tail", |b| {
             b.iter(|| tiktoken_head_tail(bpe, black_box(text), head, tail))
@@ -555,8 +575,7 @@ mod native {
 
     /// A chat history of at least `HISTORY_TOKENS` tokens, from ~4 KB chunks of the corpora.
     fn history(corpus: &Corpus, counter: &TokenCounter) -> Vec<Message> {
-        let mut messages = vec![Message::new(
-            "system",
+        let mut messages = vec![Message::system(
             "You are a careful assistant. Answer briefly.",
         )];
         let mut tokens = counter.count_messages(&messages);
@@ -581,7 +600,7 @@ mod native {
         let limits = context_limits(MODEL, None, None);
         let ledger = Ledger::from_messages(*counter, &history);
         // The prose corpus is ASCII, so any offset is a char boundary.
-        let appended = Message::new("user", prefix(&corpus.prose[500_000..], 2_000));
+        let appended = Message::user(prefix(&corpus.prose[500_000..], 2_000));
         history.push(appended.clone());
         let mut check = ledger.clone();
         check.push(&appended);

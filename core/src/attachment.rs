@@ -1,9 +1,11 @@
 //! Attachment governance: the header line, the `<attachment>` block the
 //! backend composes, MIME classes, budget water-filling and the preview pass
-//! that bounds inline attachment text (SPEC §6).
+//! that bounds inline attachment text (SPEC §6), and the one path from
+//! uploads to a preview report ([`preview_files`]).
 
 mod allocate;
 mod block;
+mod files;
 mod header;
 mod parse;
 mod preview;
@@ -14,6 +16,10 @@ pub use block::{
     BlockSpan, ComposeOptions, ComposedBlock, ComposedMessage, ComposedPart, InlineText, Inlined,
     InputBlock, CLOSE_TAG, DEFAULT_INJECT_MAX_CHARS, INLINE_CUT_MARKER, OPEN_TAG,
     PARSING_TRUNCATED_NOTE,
+};
+pub use files::{
+    preview_files, FileError, PreviewFile, PreviewOptions, PreviewReport, PreviewRow, RowState,
+    Stored, StoredImage, UploadTruncation,
 };
 pub use header::{build_header, display_name, format_size, is_text_readable_mime, HeaderArgs};
 pub use preview::{

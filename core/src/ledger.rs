@@ -172,13 +172,12 @@ mod tests {
     fn ledger_equals_full_recount() {
         let counter = TokenCounter::for_model("gpt-4o");
         let msgs = vec![
-            Message::new("system", "You are terse."),
-            Message::new(
-                "user",
+            Message::system("You are terse."),
+            Message::user(
                 "look <attachment>[Attachment: a | ID: 1 | Type: t]\nbody text</attachment> please",
             ),
-            Message::new("assistant", "done"),
-            Message::new("tool", "output"),
+            Message::assistant("done"),
+            Message::tool("output"),
         ];
         let mut ledger = Ledger::new(counter);
         for m in &msgs {
@@ -187,7 +186,7 @@ mod tests {
         }
         assert_eq!(ledger.used_tokens(), counter.count_messages(&msgs));
         assert!(ledger.breakdown().attachments > 0);
-        ledger.replace(3, &Message::new("tool", "x"));
+        ledger.replace(3, &Message::tool("x"));
         ledger.truncate(2);
         assert_eq!(ledger.used_tokens(), counter.count_messages(&msgs[..2]));
         assert_eq!(sum(&ledger.breakdown()), ledger.used_tokens());

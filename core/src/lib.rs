@@ -9,6 +9,7 @@
 //! - [`metrics`] and [`ledger`]: the 11-field snapshot, provider baselines,
 //!   emit throttling, and an incremental per-source ledger;
 //! - [`attachment`]: the attachment-preview pass and its header builder;
+//! - [`cut`]: the head/tail cut of long bodies, in tokens or bytes;
 //! - [`tool_output`]: compact tool-output rendering;
 //! - [`read_attachment`]: paging of an attachment's extracted text;
 //! - [`guard`]: the pre-model-call pipeline (source pass, summary compaction,
@@ -22,7 +23,7 @@
 //! ```
 //! use ctxguard_core::{budget, metrics, tokens::TokenCounter, Message};
 //! let counter = TokenCounter::for_model("gpt-4o");
-//! let history = vec![Message::new("user", "hello")];
+//! let history = vec![Message::user("hello")];
 //! let limits = budget::context_limits("gpt-4o", None, None);
 //! let snap = metrics::snapshot(&counter, &history, &limits, None);
 //! assert_eq!(snap.used_input_tokens, 9);
@@ -35,6 +36,7 @@ pub mod attachment;
 pub mod bpe;
 pub mod budget;
 pub mod conformance;
+pub mod cut;
 pub mod encoding;
 mod error;
 pub mod guard;

@@ -41,6 +41,31 @@ impl Message {
         }
     }
 
+    /// A message of a known role with plain-text content.
+    pub fn with_role(role: Role, text: impl Into<String>) -> Self {
+        Message::new(role.as_str(), text)
+    }
+
+    /// A user turn.
+    pub fn user(text: impl Into<String>) -> Self {
+        Message::with_role(Role::User, text)
+    }
+
+    /// An assistant turn.
+    pub fn assistant(text: impl Into<String>) -> Self {
+        Message::with_role(Role::Assistant, text)
+    }
+
+    /// A system prompt.
+    pub fn system(text: impl Into<String>) -> Self {
+        Message::with_role(Role::System, text)
+    }
+
+    /// A tool result (its `tool_call_id` is the caller's to set).
+    pub fn tool(text: impl Into<String>) -> Self {
+        Message::with_role(Role::Tool, text)
+    }
+
     /// The text of the content when it is a plain string.
     pub fn text(&self) -> Option<&str> {
         match &self.content {

@@ -1,5 +1,5 @@
 //! Wire types of the status stream (SPEC §4), each defined once for every
-//! host: the `response.status.updated` event, its phases, the
+//! host: the `response.status.updated` event, its phases, the metrics snapshot, the
 //! `summary_compact` lifecycle record, the `created_at` time format, the
 //! `/context` body a client restores from, and the body a backend publishes. Field names and order are exact;
 //! unknown fields are ignored and optional ones omitted.
@@ -9,6 +9,7 @@ mod compaction;
 mod context;
 mod event;
 mod phase;
+mod snapshot;
 mod time;
 
 pub use batch::{parse_event_batch, BatchError, MAX_EVENTS_PER_BATCH};
@@ -16,6 +17,7 @@ pub use compaction::{failure_reason, CompactionStatus, ContextCompaction, COMPAC
 pub use context::ContextState;
 pub use event::{EventError, StatusEvent};
 pub use phase::Phase;
+pub use snapshot::{ContextMetricsSnapshot, UsageBreakdown};
 pub use time::{format_created_at, is_iso8601_utc, parse_created_at};
 
 /// SSE event name of every status update.

@@ -234,23 +234,6 @@ impl TokenCounter {
         };
         name.map_or(0, |n| self.count_text(n)) + args
     }
-
-    /// Cuts `text` to its first `head` and last `tail` tokens, each decoded lossily.
-    ///
-    /// Returns `(head_text, tail_text, total_tokens)`; one encoding pass, O(n).
-    pub fn head_tail(&self, text: &str, head: Tokens, tail: Tokens) -> (String, String, Tokens) {
-        let ids = self.encode(text);
-        let total = ids.len();
-        let head = len_of_tokens(head).min(total);
-        let tail = len_of_tokens(tail).min(total - head);
-        let head_text = self.decode_lossy(&ids[..head]);
-        let tail_text = if tail == 0 {
-            String::new()
-        } else {
-            self.decode_lossy(&ids[total - tail..])
-        };
-        (head_text, tail_text, tokens_of_len(total))
-    }
 }
 
 /// The string `name` and the `arguments` of a `function` object, when it is one.

@@ -1,10 +1,12 @@
 //! ctxguard's BPE engine against tiktoken-rs, the oracle: identical tokens on
 //! the conformance corpus and on generated text for every encoding.
 
+mod oracle;
+
 use ctxguard_core::bpe;
+use ctxguard_core::cut::truncate_measured;
 use ctxguard_core::encoding::Encoding;
 use ctxguard_core::tokens::TokenCounter;
-use ctxguard_core::tool_output::{truncate_encoded, truncate_measured};
 use proptest::prelude::*;
 
 fn engines() -> [(
@@ -430,7 +432,7 @@ fn check_head_tail(text: &str, cuts: usize) -> Result<(), String> {
             }
             let limit = k as i64;
             let a = truncate_measured(&measured, limit, &counter);
-            let b = truncate_encoded(text, &counter.encode(text), limit, &counter);
+            let b = oracle::cut_of_ids(text, &counter.encode(text), limit, &counter);
             if a != b {
                 return Err(format!("{encoding:?}: the cut to {limit} tokens differs"));
             }

@@ -1,13 +1,14 @@
 //! Property tests of core's invariants on generated inputs.
 
+mod oracle;
+
 use ctxguard_core::attachment::{allocate_budget, preview_messages};
 use ctxguard_core::budget::{context_limits, ModelConfig};
 use ctxguard_core::conformance::evaluate;
+use ctxguard_core::cut::{truncate_body, PolicyKind, TruncationPolicy};
 use ctxguard_core::protocol::StatusEvent;
 use ctxguard_core::tokens::TokenCounter;
-use ctxguard_core::tool_output::{
-    render, truncate_body, truncate_encoded, PolicyKind, ToolOutputInput, TruncationPolicy,
-};
+use ctxguard_core::tool_output::{render, ToolOutputInput};
 use ctxguard_core::Message;
 use proptest::prelude::*;
 
@@ -31,7 +32,7 @@ fn check_preview_against_encoding(bodies: &[String], limit: i64) -> Result<(), T
         ));
     }
     block.push_str("</attachment> outro");
-    let out = preview_messages(&[Message::new("user", block)], &counter, limit);
+    let out = preview_messages(&[Message::user(block)], &counter, limit);
     let text = out.messages[0].text().expect("text content");
     prop_assert_eq!(out.segments.len(), bodies.len());
     for (seg, body) in out.segments.iter().zip(bodies) {
@@ -39,7 +40,7 @@ fn check_preview_against_encoding(bodies: &[String], limit: i64) -> Result<(), T
         prop_assert_eq!(seg.tokens, ids.len() as i64);
         prop_assert_eq!(seg.chars, body.chars().count());
         if seg.truncated && seg.allocation > 0 {
-            let cut = truncate_encoded(body, &ids, seg.allocation, &counter);
+            let cut = oracle::cut_of_ids(body, &ids, seg.allocation, &counter);
             prop_assert!(cut.truncated);
             let expected = format!("]\n{}\n[Preview truncated.", cut.rendered);
             prop_assert!(
@@ -133,7 +134,7 @@ proptest! {
             block.push_str(&format!("[Attachment: f{i}.txt | ID: {} | Type: text/plain | Size: 1 bytes | URL: /x]\n{b}", i + 1));
         }
         block.push_str("</attachment>");
-        let out = preview_messages(&[Message::new("user", block)], &counter, limit);
+        let out = preview_messages(&[Message::user(block)], &counter, limit);
         prop_assert_eq!(out.traces.len(), 1);
         for seg in &out.segments {
             prop_assert!(seg.allocation <= limit);

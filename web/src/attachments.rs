@@ -216,11 +216,7 @@ pub fn preview(files: &[PickedFile], model: &str, limit_tokens: i64) -> PreviewR
     let composed = compose_block(&attachments, ComposeOptions::default());
     let counter = TokenCounter::for_model(model);
     let block = composed.text.clone().unwrap_or_default();
-    let outcome = preview_messages(
-        &[Message::new("user", block.clone())],
-        &counter,
-        limit_tokens,
-    );
+    let outcome = preview_messages(&[Message::user(block.clone())], &counter, limit_tokens);
     let rendered = outcome
         .messages
         .first()

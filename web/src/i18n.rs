@@ -5,7 +5,7 @@
 
 mod preview;
 
-use crate::state::{Connection, OfflineReason};
+use crate::connection::{Connection, OfflineReason};
 use crate::view::{CompactionView, Source};
 
 /// A UI language.

@@ -30,90 +30,8 @@ use ctxguard_core::protocol::{
     CompactionStatus, ContextCompaction, ContextState, Phase, StatusEvent, EVENT_NAME,
 };
 
-/// Consecutive failed attempts after which the toolbar says `offline` (it keeps retrying).
-pub const OFFLINE_AFTER_FAILURES: u32 = 8;
-
-/// Where the toolbar's events come from, as the toolbar shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Connection {
-    /// The first attempt is under way.
-    Connecting,
-    /// The stream is open.
-    Live,
-    /// The stream dropped (or never opened); a retry is scheduled.
-    Reconnecting,
-    /// The browser is offline, the session is unknown, or many retries failed.
-    Offline,
-    /// No stream: the host page pushes the events.
-    Host,
-}
-
-impl Connection {
-    /// The `data-state` value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Connection::Connecting => "connecting",
-            Connection::Live => "live",
-            Connection::Reconnecting => "reconnecting",
-            Connection::Offline => "offline",
-            Connection::Host => "host",
-        }
-    }
-}
-
-/// Why an offline toolbar is offline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OfflineReason {
-    /// The browser reports no network.
-    BrowserOffline,
-    /// The server does not know the session.
-    UnknownSession,
-    /// Too many consecutive attempts failed.
-    Unreachable,
-}
-
-/// What became of one event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventOutcome {
-    /// It was newer and valid, and is now shown.
-    Applied,
-    /// Its id was at or below the last applied id.
-    Stale,
-    /// Its id or payload could not be read or failed validation.
-    Malformed,
-    /// It was not a `response.status.updated` event.
-    Unknown,
-}
-
-impl EventOutcome {
-    /// `"applied"`, `"stale"`, `"malformed"` or `"unknown"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventOutcome::Applied => "applied",
-            EventOutcome::Stale => "stale",
-            EventOutcome::Malformed => "malformed",
-            EventOutcome::Unknown => "unknown",
-        }
-    }
-}
-
-/// Counts of events that were not applied.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct IgnoredEvents {
-    /// Unreadable or invalid events.
-    pub malformed: u64,
-    /// Events of another name.
-    pub unknown: u64,
-    /// Events older than what is shown.
-    pub stale: u64,
-}
-
-impl IgnoredEvents {
-    /// Malformed plus unknown (stale events are normal after a replay).
-    pub fn rejected(&self) -> u64 {
-        self.malformed + self.unknown
-    }
-}
+pub use crate::connection::{Connection, OfflineReason, OFFLINE_AFTER_FAILURES};
+pub use crate::outcome::{EventOutcome, IgnoredEvents};
 
 /// The toolbar's state.
 #[derive(Debug, Clone, PartialEq)]
@@ -565,9 +483,7 @@ impl Toolbar {
 }
 
 #[cfg(test)]
-#[path = "state_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "state_history_tests.rs"]
-mod tests_history;
+mod history_tests;

@@ -2,8 +2,9 @@
 //! plain data ([`crate::state::Toolbar::view`] builds it). No Leptos types, so
 //! the components only format it.
 
+use crate::connection::{Connection, OfflineReason};
 use crate::forecast::Forecast;
-use crate::state::{Connection, IgnoredEvents, OfflineReason};
+use crate::outcome::IgnoredEvents;
 use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
 use ctxguard_core::protocol::Phase;
 

@@ -130,7 +130,7 @@ pub fn run(args: PreviewArgs) -> Result<ExitCode> {
     }
     let counter = TokenCounter::for_model(args.model);
     let text = block.text.clone().unwrap_or_default();
-    let out = preview_messages(&[Message::new("user", text.clone())], &counter, limit);
+    let out = preview_messages(&[Message::user(text.clone())], &counter, limit);
     say!(
         "model {}, block budget {} tokens, inline cap {} chars per file",
         args.model,

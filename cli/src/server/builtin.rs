@@ -4,9 +4,10 @@
 //! themselves (their [`Profile`]) and when a client first asked for them (the
 //! replay waits for a viewer).
 
+use super::event::Outgoing;
 use super::metrics::Metrics;
 use super::session_id::SessionId;
-use super::store::{Outgoing, Store};
+use super::store::Store;
 use ctxguard_core::protocol::{ContextState, StatusEvent};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

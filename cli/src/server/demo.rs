@@ -38,6 +38,7 @@ pub use driver::drive;
 use super::summarizer::{ExtractiveSummarizer, HttpSummarizerConfig, DEFAULT_SUMMARY_TOKENS};
 use ctxguard_core::attachment::{has_block_marker, preview_messages};
 use ctxguard_core::budget::{context_limits, ContextLimits, ModelConfig};
+use ctxguard_core::cut::TruncationPolicy;
 use ctxguard_core::guard::{
     current_user_index, sanitize_tool_pairs, AfterError, CompactionEvent, Decision, Guard,
     GuardConfig, Ready, SummaryError, SummaryRequest,
@@ -46,7 +47,6 @@ use ctxguard_core::ledger::Ledger;
 use ctxguard_core::metrics::{should_emit, EmitState};
 use ctxguard_core::protocol::{CompactionStatus, Phase, StatusEvent};
 use ctxguard_core::tokens::{TokenCounter, Tokens, TOKENS_PER_REPLY};
-use ctxguard_core::tool_output::TruncationPolicy;
 use ctxguard_core::Message;
 use inject::Injection;
 use std::time::Duration;
@@ -213,9 +213,7 @@ impl Demo {
                 ..GuardConfig::default()
             },
         );
-        let system = Message::new(
-            "system",
-            "You are a careful build engineer. Use the tools to inspect logs and files before answering, \
+        let system = Message::system("You are a careful build engineer. Use the tools to inspect logs and files before answering, \
              and keep answers short.",
         );
         let history = vec![system];
@@ -397,7 +395,7 @@ impl Demo {
                 self.model_call(at, Phase::AfterToolEnd, next, delay, out);
             }
             Step::Reply => {
-                let reply = Message::new("assistant", self.text.words_between(40, 80));
+                let reply = Message::assistant(self.text.words_between(40, 80));
                 self.push(reply);
                 self.emit(Phase::Final, out);
                 self.step = Step::UserTurn;

@@ -2,6 +2,7 @@
 //! `{"error": message}` (with `index` and `field` for a rejected event), so a
 //! publisher or a browser never has to parse text.
 
+use super::session_id::InvalidSessionId;
 use super::store::StoreError;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -104,6 +105,19 @@ impl AppError {
     #[cfg(test)]
     pub fn body(&self) -> &ErrorBody {
         &self.body
+    }
+}
+
+impl From<InvalidSessionId> for AppError {
+    fn from(e: InvalidSessionId) -> Self {
+        AppError::bad_request(e.to_string())
+    }
+}
+
+/// An invalid session id in a route's path answers 400 with its reason.
+impl IntoResponse for InvalidSessionId {
+    fn into_response(self) -> Response {
+        AppError::from(self).into_response()
     }
 }
 

@@ -12,7 +12,7 @@
 //! true compaction state even when the latest event carries none (issue 12,
 //! item 4).
 
-use super::store::StoredEvent;
+use super::event::StoredEvent;
 use ctxguard_core::protocol::ContextState;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -20,6 +20,7 @@ pub mod builtin;
 pub mod conn;
 pub mod demo;
 pub mod error;
+pub mod event;
 pub mod hub;
 pub mod metrics;
 pub mod ops;

@@ -4,9 +4,9 @@
 //! refusal is counted by status in `/metrics`.
 
 use super::error::AppError;
-use super::session_id::SessionId;
+use super::event::Outgoing;
+use super::session_id::{InvalidSessionId, SessionId};
 use super::state::AppState;
-use super::store::Outgoing;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -20,7 +20,7 @@ use std::time::Duration;
 /// `POST /api/sessions/{id}/events`: `200 {"event_ids": [...]}` in order.
 pub async fn publish(
     State(state): State<AppState>,
-    id: Result<SessionId, AppError>,
+    id: Result<SessionId, InvalidSessionId>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
@@ -50,7 +50,7 @@ pub async fn publish(
 /// `DELETE /api/sessions/{id}`: forgets the session (204 whether or not it existed); its streams end.
 pub async fn forget(
     State(state): State<AppState>,
-    id: Result<SessionId, AppError>,
+    id: Result<SessionId, InvalidSessionId>,
     headers: HeaderMap,
 ) -> Response {
     let outcome = async {

@@ -14,7 +14,7 @@
 //! the session (its `/context` or its stream), so a viewer sees them all.
 
 use super::builtin::Publisher;
-use super::store::Outgoing;
+use super::event::Outgoing;
 use ctxguard_core::protocol::StatusEvent;
 use serde_json::Value;
 use std::time::Duration;

@@ -2,13 +2,24 @@
 //! (every route answers anything else with 400 before it looks at a token),
 //! so the store, the token check and the Redis keys only ever see valid ids.
 
-use super::error::AppError;
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 use std::fmt;
+use thiserror::Error;
 
 /// Most bytes of a session id.
 pub const MAX_SESSION_ID_BYTES: usize = 128;
+
+/// Why a text is not a session id (answered as 400 at the HTTP boundary).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum InvalidSessionId {
+    /// Empty, too long, or a character outside the alphabet.
+    #[error("invalid session id {0}: a session id is 1 to {MAX_SESSION_ID_BYTES} characters of A-Z a-z 0-9 . _ : -")]
+    Alphabet(String),
+    /// The path segment is not UTF-8 once percent-decoded.
+    #[error("invalid session id: it is not valid UTF-8 once percent-decoded")]
+    NotUtf8,
+}
 
 /// A valid session id.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -16,7 +27,7 @@ pub struct SessionId(String);
 
 impl SessionId {
     /// `id` when it is 1 to 128 characters of `A-Z a-z 0-9 . _ : -`.
-    pub fn parse(id: &str) -> Result<Self, AppError> {
+    pub fn parse(id: &str) -> Result<Self, InvalidSessionId> {
         let valid = !id.is_empty()
             && id.len() <= MAX_SESSION_ID_BYTES
             && id
@@ -25,10 +36,7 @@ impl SessionId {
         if valid {
             Ok(SessionId(id.to_string()))
         } else {
-            Err(AppError::bad_request(format!(
-                "invalid session id {}: a session id is 1 to {MAX_SESSION_ID_BYTES} characters of A-Z a-z 0-9 . _ : -",
-                quoted(id)
-            )))
+            Err(InvalidSessionId::Alphabet(quoted(id)))
         }
     }
 
@@ -56,14 +64,12 @@ fn quoted(id: &str) -> String {
 /// The `{id}` of the route, or a 400 (invalid characters, invalid UTF-8 after
 /// percent-decoding, too long, empty).
 impl<S: Send + Sync> FromRequestParts<S> for SessionId {
-    type Rejection = AppError;
+    type Rejection = InvalidSessionId;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         match Path::<String>::from_request_parts(parts, state).await {
             Ok(Path(id)) => SessionId::parse(&id),
-            Err(_) => Err(AppError::bad_request(
-                "invalid session id: it is not valid UTF-8 once percent-decoded",
-            )),
+            Err(_) => Err(InvalidSessionId::NotUtf8),
         }
     }
 }

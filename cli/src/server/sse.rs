@@ -9,12 +9,13 @@
 //! compaction (issue 12, item 4).
 
 use super::error::AppError;
+use super::event::StoredEvent;
 use super::hub::{Delivery, HubReceiver};
 use super::metrics::{Gauge, Metrics};
 use super::reads::{authorize, ReadQuery};
 use super::session_id::SessionId;
 use super::state::AppState;
-use super::store::{StoredEvent, Subscription};
+use super::store::Subscription;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -127,9 +128,9 @@ pub fn event_stream(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::event::Outgoing;
     use crate::server::hub::CHANNEL_EVENTS;
     use crate::server::routes::app;
-    use crate::server::store::Outgoing;
     use crate::server::testing::{
         compaction_event, event, memory_state, open_stream, read_events, sid, EventFrame,
     };

@@ -3,11 +3,12 @@
 
 use super::auth::Auth;
 use super::builtin::Builtins;
+use super::event::StoredEvent;
 use super::routes::app;
 use super::session_id::SessionId;
 use super::state::AppState;
 use super::store::memory::MemoryStore;
-use super::store::{StoreLimits, StoredEvent};
+use super::store::StoreLimits;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::response::Response;

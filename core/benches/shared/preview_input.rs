@@ -45,10 +45,7 @@ pub fn attachments(mixed: &str, prose: &str) -> (Vec<Message>, Vec<String>) {
     }
     text.push_str("</attachment>");
     (
-        vec![
-            Message::new("system", "You are terse."),
-            Message::new("user", text),
-        ],
+        vec![Message::system("You are terse."), Message::user(text)],
         bodies,
     )
 }

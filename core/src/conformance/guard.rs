@@ -4,6 +4,7 @@
 use super::case::Case;
 use super::CaseError;
 use crate::budget::{context_limits, ModelConfig};
+use crate::cut::TruncationPolicy;
 use crate::guard::{
     checkpoint_reload, emergency_pass, is_context_too_long, recent_user_messages,
     sanitize_tool_pairs, summary_replacement, summary_request, summary_shed, summary_trim,
@@ -12,7 +13,6 @@ use crate::guard::{
 };
 use crate::message::Content;
 use crate::tokens::Tokens;
-use crate::tool_output::TruncationPolicy;
 use serde::Serialize;
 use serde_json::{json, Value};
 

@@ -9,10 +9,11 @@ use crate::attachment::{
     Attachment, ComposeOptions, HeaderArgs,
 };
 use crate::budget::{context_limits, ModelConfig};
+use crate::cut::TruncationPolicy;
 use crate::metrics::{should_emit, snapshot, EmitState, ProviderBaseline};
 use crate::protocol::Phase;
 use crate::read_attachment::{read_page, Document, DEFAULT_PAGE_TOKEN_LIMIT};
-use crate::tool_output::{render, ToolOutputInput, TruncationPolicy};
+use crate::tool_output::{render, ToolOutputInput};
 use serde::Serialize;
 use serde_json::{json, Value};
 

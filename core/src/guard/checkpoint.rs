@@ -85,10 +85,7 @@ impl Turn {
     /// failed turn only ever gives its `value`).
     pub fn messages(&self) -> Result<Vec<Message>> {
         match self.role {
-            TurnRole::User => Ok(vec![Message::new(
-                "user",
-                self.prompt.clone().unwrap_or_default(),
-            )]),
+            TurnRole::User => Ok(vec![Message::user(self.prompt.clone().unwrap_or_default())]),
             TurnRole::Assistant => {
                 let Some(result) = self.result.as_ref().and_then(Value::as_object) else {
                     return Ok(Vec::new());

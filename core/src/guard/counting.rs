@@ -113,7 +113,7 @@ mod tests {
     use serde_json::json;
 
     fn calling() -> Message {
-        let mut m = Message::new("assistant", "");
+        let mut m = Message::assistant("");
         let call = json!({"id": "c1", "type": "function", "function": {"name": "grep", "arguments": "{\"q\": \"needle\"}"}});
         m.tool_calls = Some(vec![
             serde_json::from_value::<ToolCall>(call).expect("valid call")
@@ -141,14 +141,9 @@ mod tests {
     #[test]
     fn replacing_keeps_the_total_in_step() {
         let counter = GuardCounter::for_model("gpt-4o");
-        let mut history =
-            CountedHistory::new(vec![Message::new("user", "a b c"), calling()], &counter);
-        history.replace(
-            0,
-            Message::new("user", "a much longer text than before"),
-            &counter,
-        );
-        history.replace(9, Message::new("user", "ignored"), &counter);
+        let mut history = CountedHistory::new(vec![Message::user("a b c"), calling()], &counter);
+        history.replace(0, Message::user("a much longer text than before"), &counter);
+        history.replace(9, Message::user("ignored"), &counter);
         assert_eq!(history.used_tokens(), counter.count(history.messages()));
     }
 }

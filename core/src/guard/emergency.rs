@@ -5,9 +5,10 @@
 //! and keeps it over ends the call with the reference's fail-fast error.
 
 use super::counting::{CountedHistory, GuardCounter};
+use crate::cut::TruncationPolicy;
 use crate::message::{Content, Message};
 use crate::tokens::Tokens;
-use crate::tool_output::{self, TruncationPolicy, COMPACTED_FLAG};
+use crate::tool_output::{self, COMPACTED_FLAG};
 use crate::Error;
 use serde_json::Value;
 
@@ -85,7 +86,7 @@ mod tests {
     use super::*;
 
     fn tool(id: &str, words: usize) -> Message {
-        let mut m = Message::new("tool", "word ".repeat(words));
+        let mut m = Message::tool("word ".repeat(words));
         m.name = Some(id.into());
         m.tool_call_id = Some(id.into());
         m.set_id(id);
@@ -100,7 +101,7 @@ mod tests {
     fn longest_first_and_stops_under_the_trigger() {
         let c = counter();
         let msgs = vec![
-            Message::new("user", "q"),
+            Message::user("q"),
             tool("small", 200),
             tool("big", 2000),
             tool("mid", 1000),
@@ -146,10 +147,7 @@ mod tests {
         let c = counter();
         let mut id_less = tool("x", 500);
         id_less.extra.remove("id");
-        let mut kb = Message::new(
-            "tool",
-            r#"{"mode": "direct_injection", "chunks": ["fact"]}"#,
-        );
+        let mut kb = Message::tool(r#"{"mode": "direct_injection", "chunks": ["fact"]}"#);
         kb.name = Some(" knowledge_base_search ".into());
         kb.set_id("kb");
         let short = tool("short", 3);

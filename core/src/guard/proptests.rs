@@ -15,32 +15,32 @@ type Spec = (u8, usize, u8);
 fn build(systems: usize, body: &[Spec], current_words: usize) -> Vec<Message> {
     let words = |n: usize, w: &str| format!("{w} ").repeat(n);
     let mut msgs: Vec<Message> = (0..systems)
-        .map(|i| Message::new("system", words(5 + i, "rule")))
+        .map(|i| Message::system(words(5 + i, "rule")))
         .collect();
     for &(kind, n, id) in body {
         let id = format!("c{id}");
         msgs.push(match kind {
-            0 => Message::new("user", words(n, "ask")),
-            1 => Message::new("assistant", words(n, "answer")),
+            0 => Message::user(words(n, "ask")),
+            1 => Message::assistant(words(n, "answer")),
             2 => {
-                let mut m = Message::new("assistant", if n % 3 == 0 { String::new() } else { words(n, "thinking") });
+                let mut m = Message::assistant(if n % 3 == 0 { String::new() } else { words(n, "thinking") });
                 let call = json!({"id": id, "type": "function", "function": {"name": "grep", "arguments": "{}"}});
                 m.tool_calls = Some(vec![serde_json::from_value::<ToolCall>(call).expect("valid call")]);
                 m
             }
             3 => {
-                let mut m = Message::new("tool", words(n * 4, "output"));
+                let mut m = Message::tool(words(n * 4, "output"));
                 m.tool_call_id = Some(id);
                 m.name = Some("grep".into());
                 m
             }
-            _ => Message::new("system", words(n, "note")),
+            _ => Message::system(words(n, "note")),
         });
     }
-    msgs.push(Message::new(
-        "user",
-        format!("current {}", words(current_words, "question")),
-    ));
+    msgs.push(Message::user(format!(
+        "current {}",
+        words(current_words, "question")
+    )));
     msgs
 }
 

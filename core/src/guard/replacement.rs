@@ -2,15 +2,28 @@
 //! the system messages, the retained users, and one summary message.
 
 use super::counting::GuardCounter;
+use super::markers::{fresh_id, SUMMARY_COMPACT_VERSION, SUMMARY_FLAG, SUMMARY_VERSION_KEY};
 use super::retained::recent_user_messages;
-use super::{fresh_id, SUMMARY_COMPACT_VERSION, SUMMARY_FLAG, SUMMARY_VERSION_KEY};
 use crate::message::{Content, Message};
+use crate::protocol::ContextCompaction;
 use crate::pyjson;
 use crate::tokens::Tokens;
 use crate::tool_output::COMPACTED_FLAG;
 use serde_json::Value;
 use std::collections::HashSet;
 
+/// A completed compaction: what replaced the history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replacement {
+    /// The summary body as the summariser returned it, stripped.
+    pub summary_text: String,
+    /// The `id` given to the summary message.
+    pub summary_message_id: String,
+    /// Messages trimmed or shed from the summariser's input.
+    pub removed_history_items: usize,
+    /// The `completed` record, as also sent in [`super::Ready::events`].
+    pub record: ContextCompaction,
+}
 /// First line of every summary message (never used to recognise one: a user may type it).
 pub const SUMMARY_PREFIX: &str = "[COMPACT SUMMARY] Another model worked on this task and produced the summary below. Use it to continue the work and avoid repeating completed steps.";
 
@@ -42,7 +55,7 @@ pub fn summary_replacement(
     }
     let mut messages: Vec<Message> = working.iter().filter(|m| m.is_system()).cloned().collect();
     messages.extend(recent_user_messages(working, recent_user_limit, counter));
-    let mut summary = Message::new("user", format!("{SUMMARY_PREFIX}\n\n{summary_text}"));
+    let mut summary = Message::user(format!("{SUMMARY_PREFIX}\n\n{summary_text}"));
     summary.set_kwarg(COMPACTED_FLAG, Value::Bool(true));
     summary.set_kwarg(SUMMARY_FLAG, Value::Bool(true));
     summary.set_kwarg(SUMMARY_VERSION_KEY, Value::from(SUMMARY_COMPACT_VERSION));
@@ -84,14 +97,14 @@ mod tests {
 
     #[test]
     fn systems_first_then_retained_users_then_the_summary() {
-        let mut late_rules = Message::new("system", "late rules");
+        let mut late_rules = Message::system("late rules");
         late_rules.set_id("s2");
         let working = vec![
-            Message::new("user", "first"),
-            Message::new("system", "rules"),
-            Message::new("assistant", "answer"),
+            Message::user("first"),
+            Message::system("rules"),
+            Message::assistant("answer"),
             late_rules,
-            Message::new("user", "second"),
+            Message::user("second"),
         ];
         let reply = Content::Text("\u{1c}  the summary\n".into());
         let out = summary_replacement(&working, &reply, 1_000, &counter()).expect("applicable");
@@ -129,14 +142,10 @@ mod tests {
     /// Reference quirk: the reducer keeps an old id in its place, ahead of the new messages.
     #[test]
     fn applying_keeps_old_ids_first_and_gives_fresh_ones() {
-        let mut with_id = Message::new("system", "b");
+        let mut with_id = Message::system("b");
         with_id.set_id("s1");
-        let history = vec![Message::new("system", "a"), with_id.clone()];
-        let replacement = vec![
-            Message::new("system", "a"),
-            with_id,
-            Message::new("user", "summary"),
-        ];
+        let history = vec![Message::system("a"), with_id.clone()];
+        let replacement = vec![Message::system("a"), with_id, Message::user("summary")];
         let applied = apply_replacement(&history, replacement);
         let texts: Vec<String> = applied.iter().map(Message::message_text).collect();
         assert_eq!(texts, ["b", "a", "summary"]);

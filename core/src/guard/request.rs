@@ -4,28 +4,11 @@
 //! working list, which the overflow retries keep shedding from.
 
 use super::counting::GuardCounter;
+use super::instruction::instruction_turn;
 use super::sanitize::sanitize_tool_pairs;
 use super::trim::summary_trim;
 use crate::message::Message;
 use crate::tokens::Tokens;
-
-/// The user turn appended to every summariser request (the reference's text,
-/// no trailing newline; `…` is U+2026).
-pub const SUMMARY_INSTRUCTION: &str = "You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff summary for another model that will resume this task.
-
-Include:
-- Current objective and active task
-- Progress and key decisions made so far
-- Important context, constraints, user preferences
-- Critical facts, paths, parameters, and tool findings needed to continue
-- The most important next step
-
-Output ONLY the summary content itself. Do NOT restate this instruction, and do NOT add any preamble or meta-commentary (no \"The user wants\u{2026}\", no \"Let me summarize\u{2026}\", no \"Here is the summary\"). Start directly with the current objective. Be concise, structured, and focused on helping the next model seamlessly continue the work.";
-
-/// The instruction as the last user turn of a request.
-pub fn instruction_turn() -> Message {
-    Message::new("user", SUMMARY_INSTRUCTION)
-}
 
 /// The request for a working list: its tool pairs sanitised, the instruction turn last.
 pub fn request_messages(working: &[Message]) -> Vec<Message> {
@@ -71,6 +54,7 @@ pub fn summary_request(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::guard::instruction::SUMMARY_INSTRUCTION;
     use crate::message::ToolCall;
     use serde_json::json;
 
@@ -87,12 +71,12 @@ mod tests {
     #[test]
     fn orphans_of_a_trim_leave_the_request_only() {
         let counter = GuardCounter::for_model("gpt-4o");
-        let mut call = Message::new("assistant", "x ".repeat(400));
+        let mut call = Message::assistant("x ".repeat(400));
         let spec = json!({"id": "c1", "type": "function", "function": {"name": "grep", "arguments": "{}"}});
         call.tool_calls = Some(vec![serde_json::from_value::<ToolCall>(spec).expect("call")]);
-        let mut result = Message::new("tool", "found it");
+        let mut result = Message::tool("found it");
         result.tool_call_id = Some("c1".into());
-        let question = Message::new("user", "and now?");
+        let question = Message::user("and now?");
         let budget = counter.count(&[result.clone(), question.clone(), instruction_turn()]);
         let input = summary_request(
             vec![call, result.clone(), question.clone()],

@@ -3,7 +3,7 @@
 //! is left, each a fresh copy marked `checkpoint_retained` under a fresh id.
 
 use super::counting::GuardCounter;
-use super::{fresh_id, is_summary, CHECKPOINT_RETAINED_FLAG};
+use super::markers::{fresh_id, is_summary, CHECKPOINT_RETAINED_FLAG};
 use crate::message::{Content, Message};
 use crate::tokens::{len_of_tokens, Tokens};
 use serde_json::Value;
@@ -59,7 +59,7 @@ pub fn recent_user_messages(
 /// fits that budget is kept as a string (the images are what did not fit).
 fn cut(message: &Message, remaining: Tokens, counter: &GuardCounter) -> Option<Content> {
     let text_budget = if counter.is_strict() {
-        remaining - counter.cost(&Message::new("user", ""))
+        remaining - counter.cost(&Message::user(""))
     } else {
         remaining
     };
@@ -116,9 +116,9 @@ mod tests {
     fn newest_first_within_the_limit_and_returned_oldest_first() {
         let c = counter();
         let msgs = vec![
-            Message::new("user", "one"),
-            Message::new("assistant", "a"),
-            Message::new("user", "two"),
+            Message::user("one"),
+            Message::assistant("a"),
+            Message::user("two"),
         ];
         let each = c.count(&msgs[..1]);
         assert_eq!(
@@ -136,8 +136,8 @@ mod tests {
     fn each_message_counts_its_own_reply_priming() {
         let c = counter();
         let msgs = vec![
-            Message::new("user", "one two three four five six seven eight"),
-            Message::new("user", "beta"),
+            Message::user("one two three four five six seven eight"),
+            Message::user("beta"),
         ];
         let limit = c.count(&msgs[1..]) + 4;
         let out = recent_user_messages(&msgs, limit, &c);
@@ -187,19 +187,14 @@ mod tests {
     #[test]
     fn summaries_and_other_roles_are_skipped_and_ids_are_fresh() {
         let c = counter();
-        let mut summary = Message::new("user", "[COMPACT SUMMARY] old");
+        let mut summary = Message::user("[COMPACT SUMMARY] old");
         summary.set_kwarg(SUMMARY_FLAG, true.into());
         let mut empty: Message = serde_json::from_value(
             json!({"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}),
         )
         .expect("message");
         empty.set_id("e");
-        let msgs = vec![
-            empty,
-            Message::new("system", "s"),
-            summary,
-            Message::new("user", "q"),
-        ];
+        let msgs = vec![empty, Message::system("s"), summary, Message::user("q")];
         let out = recent_user_messages(&msgs, c.count(&msgs[3..]) + 1, &c);
         assert_eq!(texts(&out), ["", "q"], "an empty text is retained as \"\"");
         assert_eq!(

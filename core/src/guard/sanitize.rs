@@ -95,7 +95,7 @@ mod tests {
     use serde_json::json;
 
     fn assistant_calling(ids: &[&str], text: &str) -> Message {
-        let mut m = Message::new("assistant", text);
+        let mut m = Message::assistant(text);
         m.tool_calls = Some(
             ids.iter()
                 .map(|id| {
@@ -108,7 +108,7 @@ mod tests {
     }
 
     fn result(id: &str) -> Message {
-        let mut m = Message::new("tool", "out");
+        let mut m = Message::tool("out");
         m.tool_call_id = Some(id.into());
         m
     }
@@ -116,7 +116,7 @@ mod tests {
     #[test]
     fn keeps_matched_pairs_untouched() {
         let msgs = vec![
-            Message::new("user", "q"),
+            Message::user("q"),
             assistant_calling(&["a"], ""),
             result("a"),
         ];
@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn calls_without_ids_are_removed() {
-        let mut m = Message::new("assistant", "");
+        let mut m = Message::assistant("");
         m.tool_calls = Some(vec![serde_json::from_value(
             json!({"name": "f", "args": {}}),
         )

@@ -6,19 +6,30 @@
 //! [`summary_shed`] and [`request_messages`] to retry,
 //! [`summary_replacement`] to finish.
 
+use super::counting::CountedHistory;
 use super::lifecycle::{CompactionEvent, Lifecycle};
+use super::pipeline::{Compaction, Pass, Pipeline, Ready};
+use super::replacement::Replacement;
 use super::replacement::{apply_replacement, summary_replacement};
 use super::request::{request_messages, summary_request};
 use super::too_long::{is_context_too_long, SummaryError};
 use super::trim::summary_shed;
-use super::{Compaction, CountedHistory, Decision, Guard, Pass, Ready};
 use crate::budget::ContextLimits;
 use crate::message::{Content, Message};
-use crate::protocol::{failure_reason, format_created_at, CompactionStatus, ContextCompaction};
+use crate::protocol::{failure_reason, format_created_at, CompactionStatus};
 use crate::tokens::Tokens;
 use crate::traces::{ProtectionTrace, TraceBuilder};
 use crate::Result;
 use serde_json::Value;
+
+/// What the host does next after [`Guard::before_model_call`].
+#[derive(Debug)]
+pub enum Decision {
+    /// Send `Ready::messages` to the model.
+    Proceed(Ready),
+    /// Ask the summariser with [`SummaryRequest::messages`], then report back.
+    NeedSummary(SummaryRequest),
+}
 
 /// What follows a failed summary call.
 #[derive(Debug)]
@@ -29,23 +40,10 @@ pub enum AfterError {
     Fallback(Ready),
 }
 
-/// A completed compaction: what replaced the history.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Replacement {
-    /// The summary body as the summariser returned it, stripped.
-    pub summary_text: String,
-    /// The `id` given to the summary message.
-    pub summary_message_id: String,
-    /// Messages trimmed or shed from the summariser's input.
-    pub removed_history_items: usize,
-    /// The `completed` record, as also sent in [`Ready::events`].
-    pub record: ContextCompaction,
-}
-
 /// A pending summary compaction: the summariser input and the state to finish it.
 #[derive(Debug)]
 pub struct SummaryRequest {
-    guard: Guard,
+    pipeline: Pipeline,
     lifecycle: Lifecycle,
     /// The source-passed history: what a fallback keeps.
     pass: Pass,
@@ -76,7 +74,7 @@ fn summariser_view(history: &[Message]) -> Vec<Message> {
 /// Starts a compaction of an over-trigger history: the first request, or a
 /// not-applicable fallback when even the floor does not fit the target.
 pub(crate) fn begin(
-    guard: Guard,
+    pipeline: Pipeline,
     mut pass: Pass,
     limits: ContextLimits,
     now_micros: i64,
@@ -91,7 +89,7 @@ pub(crate) fn begin(
     let input = summary_request(
         summariser_view(pass.history.messages()),
         Some(limits.target_limit),
-        &guard.counter,
+        &pipeline.counter,
     );
     let Some(input) = input else {
         let reason = failure_reason::NOT_APPLICABLE;
@@ -101,13 +99,14 @@ pub(crate) fn begin(
             replacement: None,
             events: vec![started, lifecycle.fallback(reason)],
         };
-        return guard
+        return pipeline
             .finish(pass, &limits, compaction)
             .map(Decision::Proceed);
     };
-    let next_heartbeat_micros = now_micros.saturating_add(guard.config.heartbeat_interval_micros);
+    let next_heartbeat_micros =
+        now_micros.saturating_add(pipeline.config.heartbeat_interval_micros);
     Ok(Decision::NeedSummary(SummaryRequest {
-        guard,
+        pipeline,
         lifecycle,
         pass,
         working: input.working,
@@ -143,7 +142,7 @@ impl SummaryRequest {
 
     /// The guard's count of [`SummaryRequest::messages`] (at most the target limit on the first attempt).
     pub fn input_tokens(&self) -> Tokens {
-        self.guard.counter.count(&self.request)
+        self.pipeline.counter.count(&self.request)
     }
 
     /// The `started` event (emit it before calling the summariser).
@@ -157,7 +156,7 @@ impl SummaryRequest {
             return None;
         }
         self.next_heartbeat_micros =
-            now_micros.saturating_add(self.guard.config.heartbeat_interval_micros);
+            now_micros.saturating_add(self.pipeline.config.heartbeat_interval_micros);
         Some(self.lifecycle.running(CompactionStatus::InProgress))
     }
 
@@ -187,7 +186,7 @@ impl SummaryRequest {
     /// runs; an empty reply falls back (`summary_compact_not_applicable`).
     pub fn on_summary(self, reply: impl Into<Content>, now_micros: i64) -> Result<Ready> {
         let SummaryRequest {
-            guard,
+            pipeline,
             lifecycle,
             mut pass,
             working,
@@ -196,11 +195,12 @@ impl SummaryRequest {
         } = self;
         let target = lifecycle.limits.target_limit;
         let half_target = ((target as f64 * 0.5) as Tokens).max(1);
-        let user_limit = guard.config.recent_user_token_limit.min(half_target);
-        let Some(built) = summary_replacement(&working, &reply.into(), user_limit, &guard.counter)
+        let user_limit = pipeline.config.recent_user_token_limit.min(half_target);
+        let Some(built) =
+            summary_replacement(&working, &reply.into(), user_limit, &pipeline.counter)
         else {
             return fall_back(
-                guard,
+                pipeline,
                 lifecycle,
                 pass,
                 failure_reason::NOT_APPLICABLE,
@@ -213,7 +213,7 @@ impl SummaryRequest {
             .and_then(Message::id)
             .unwrap_or_default()
             .to_string();
-        let history = CountedHistory::new(messages, &guard.counter);
+        let history = CountedHistory::new(messages, &pipeline.counter);
         let after = history.used_tokens();
         let completed = lifecycle.completed(after, &summary_message_id);
         pass.traces.push(
@@ -238,7 +238,7 @@ impl SummaryRequest {
             replacement: Some(replacement),
             events: vec![completed],
         };
-        guard.finish(pass, &lifecycle.limits, compaction)
+        pipeline.finish(pass, &lifecycle.limits, compaction)
     }
 
     /// The summariser failed: a context-too-long error ([`is_context_too_long`])
@@ -247,7 +247,7 @@ impl SummaryRequest {
     /// left to shed, falls back (`summary_compact_failed`).
     pub fn on_error(mut self, error: &SummaryError, now_micros: i64) -> Result<AfterError> {
         if is_context_too_long(error) {
-            let max = self.guard.config.max_overflow_retries;
+            let max = self.pipeline.config.max_overflow_retries;
             if let Some(dropped) = summary_shed(&mut self.working, self.retries, max) {
                 self.retries += 1;
                 self.removed += dropped;
@@ -261,12 +261,12 @@ impl SummaryRequest {
 
     /// Gives up on summarising: emits `fallback` and runs the emergency pass on the history.
     pub fn fall_back(self, reason: &str, now_micros: i64) -> Result<Ready> {
-        fall_back(self.guard, self.lifecycle, self.pass, reason, now_micros)
+        fall_back(self.pipeline, self.lifecycle, self.pass, reason, now_micros)
     }
 }
 
 fn fall_back(
-    guard: Guard,
+    pipeline: Pipeline,
     lifecycle: Lifecycle,
     mut pass: Pass,
     reason: &str,
@@ -278,5 +278,5 @@ fn fall_back(
         replacement: None,
         events: vec![lifecycle.fallback(reason)],
     };
-    guard.finish(pass, &lifecycle.limits, compaction)
+    pipeline.finish(pass, &lifecycle.limits, compaction)
 }

@@ -3,8 +3,10 @@
 
 use super::testing::*;
 use super::*;
+use crate::message::Content;
 use crate::protocol::{failure_reason, CompactionStatus};
 use crate::tokens::Tokens;
+use crate::tool_output::COMPACTED_FLAG;
 use serde_json::json;
 
 #[test]
@@ -133,14 +135,14 @@ fn other_errors_fall_back_to_the_source_passed_history() {
 
 #[test]
 fn at_most_three_retries_then_fallback() {
-    let mut history = vec![Message::new("system", "s")];
+    let mut history = vec![Message::system("s")];
     for i in 0..20 {
         history.push(Message::new(
             if i % 2 == 0 { "user" } else { "assistant" },
             format!("turn {i}"),
         ));
     }
-    history.push(Message::new("user", "now"));
+    history.push(Message::user("now"));
     let mut request = need_summary(history, &limits(10, 5_000));
     let err = SummaryError::new("maximum context length exceeded");
     let mut sizes = vec![request.messages().len()];
@@ -166,7 +168,7 @@ fn at_most_three_retries_then_fallback() {
 
 #[test]
 fn context_error_with_nothing_removable_falls_back() {
-    let history = vec![Message::new("system", "s"), Message::new("user", "only")];
+    let history = vec![Message::system("s"), Message::user("only")];
     let request = need_summary(history, &limits(1, 5_000));
     let AfterError::Fallback(_) = request
         .on_error(&SummaryError::new("x").with_status(413), T0)
@@ -178,14 +180,14 @@ fn context_error_with_nothing_removable_falls_back() {
 
 #[test]
 fn trims_the_oldest_to_fit_the_target_in_one_pass() {
-    let mut history = vec![Message::new("system", "s")];
+    let mut history = vec![Message::system("s")];
     for i in 0..40 {
         history.push(Message::new(
             if i % 2 == 0 { "user" } else { "assistant" },
             "filler words ".repeat(20),
         ));
     }
-    history.push(Message::new("user", "current"));
+    history.push(Message::user("current"));
     let target = 600;
     let request = need_summary(history.clone(), &limits(10, target));
     assert!(
@@ -212,8 +214,8 @@ fn trims_the_oldest_to_fit_the_target_in_one_pass() {
 #[test]
 fn nothing_fits_is_not_applicable() {
     let history = vec![
-        Message::new("system", "long rules ".repeat(200)),
-        Message::new("user", "q"),
+        Message::system("long rules ".repeat(200)),
+        Message::user("q"),
     ];
     let ready = proceed(guard().before_model_call(history.clone(), &limits(10, 100), T0));
     let statuses: Vec<_> = ready.events.iter().map(|e| e.compaction.status).collect();
@@ -303,11 +305,7 @@ fn replacement_is_systems_retained_users_and_one_marked_summary() {
     assert!(event.to_status_event("resp_1").validate().is_ok());
 
     // The next turn starts from the checkpoint: the summary is never the current user message.
-    let next = [
-        ready.messages.clone(),
-        vec![Message::new("user", "follow-up")],
-    ]
-    .concat();
+    let next = [ready.messages.clone(), vec![Message::user("follow-up")]].concat();
     let request = need_summary(next, &limits(10, 5_000));
     assert_eq!(
         text_of(&request.messages()[request.messages().len() - 2]),
@@ -319,10 +317,10 @@ fn replacement_is_systems_retained_users_and_one_marked_summary() {
 fn recent_users_are_kept_newest_first_within_the_budget_and_the_last_is_cut() {
     let counter = TokenCounter::for_model("gpt-4o");
     let msgs = vec![
-        Message::new("user", "oldest ".repeat(50)),
-        Message::new("assistant", "ignored"),
-        Message::new("user", "middle ".repeat(50)),
-        Message::new("user", "newest"),
+        Message::user("oldest ".repeat(50)),
+        Message::assistant("ignored"),
+        Message::user("middle ".repeat(50)),
+        Message::user("newest"),
     ];
     let each = |m: &Message| counter.count_messages(std::slice::from_ref(m));
     let budget = each(&msgs[3]) + each(&msgs[2]) + 10;
@@ -338,10 +336,7 @@ fn recent_users_are_kept_newest_first_within_the_budget_and_the_last_is_cut() {
     assert!("oldest ".repeat(50).starts_with(text_of(&selected[0])));
 
     // The guard caps the budget at min(20000, target / 2).
-    let history = vec![
-        Message::new("user", "word ".repeat(500)),
-        Message::new("user", "now"),
-    ];
+    let history = vec![Message::user("word ".repeat(500)), Message::user("now")];
     let request = need_summary(history, &limits(10, 700));
     let ready = request.on_summary("s", T0).expect("runs");
     let retained: Vec<&Message> = ready

@@ -28,7 +28,7 @@ pub(super) fn text_of(m: &Message) -> &str {
 
 /// A tool result with an id of its own (the source pass only rewrites messages it can upsert).
 pub(super) fn tool_result(id: &str, name: &str, body: &str) -> Message {
-    let mut m = Message::new("tool", body);
+    let mut m = Message::tool(body);
     m.tool_call_id = Some(id.into());
     m.name = Some(name.into());
     m.set_id(format!("result-{id}"));
@@ -40,7 +40,7 @@ pub(super) fn is_uuid4(id: &str) -> bool {
 }
 
 pub(super) fn calling(id: &str, name: &str) -> Message {
-    let mut m = Message::new("assistant", "");
+    let mut m = Message::assistant("");
     m.tool_calls = Some(vec![serde_json::from_value::<ToolCall>(
         json!({"id": id, "type": "function", "function": {"name": name, "arguments": "{}"}}),
     )
@@ -55,10 +55,10 @@ pub(super) fn kb_payload(words: usize) -> Message {
 
 pub(super) fn spec_history() -> Vec<Message> {
     vec![
-        Message::new("system", "You are helpful."),
-        Message::new("user", "old question"),
-        Message::new("assistant", "old answer"),
-        Message::new("user", "latest question"),
+        Message::system("You are helpful."),
+        Message::user("old question"),
+        Message::assistant("old answer"),
+        Message::user("latest question"),
     ]
 }
 

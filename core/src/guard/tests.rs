@@ -4,6 +4,7 @@
 use super::testing::*;
 use super::*;
 use crate::message::ToolCall;
+use crate::tool_output::COMPACTED_FLAG;
 use crate::Error;
 use serde_json::json;
 
@@ -12,7 +13,7 @@ fn source_pass_renders_and_marks_tool_outputs_once() {
     let mut done = tool_result("c0", "grep", "already compact");
     done.set_kwarg(COMPACTED_FLAG, true.into());
     let history = vec![
-        Message::new("user", "q"),
+        Message::user("q"),
         calling("c1", "run shell"),
         tool_result("c1", "run shell", &"line of output\n".repeat(6000)),
         done.clone(),
@@ -64,12 +65,12 @@ fn under_the_trigger_proceeds_unchanged() {
 fn emergency_pass_recuts_largest_first_after_a_fallback() {
     let big = "alpha beta gamma delta ".repeat(4000);
     let history = vec![
-        Message::new("user", "q"),
+        Message::user("q"),
         calling("c1", "cat"),
         tool_result("c1", "cat", &big),
         calling("c2", "ls"),
         tool_result("c2", "ls", &"x y ".repeat(2000)),
-        Message::new("user", "now"),
+        Message::user("now"),
     ];
     // Summary off: straight from the source pass to the emergency pass.
     let config = GuardConfig {
@@ -98,10 +99,10 @@ fn emergency_pass_recuts_largest_first_after_a_fallback() {
 #[test]
 fn a_bypassed_payload_that_keeps_it_over_fails_with_a_clear_error() {
     let history = vec![
-        Message::new("user", "q"),
+        Message::user("q"),
         calling("kb", "knowledge_base_search"),
         kb_payload(3000),
-        Message::new("user", "now"),
+        Message::user("now"),
     ];
     let err = guard()
         .before_model_call(history.clone(), &limits(1_000, 100), T0)
@@ -130,11 +131,7 @@ fn a_bypassed_payload_that_keeps_it_over_fails_with_a_clear_error() {
 fn tool_messages_without_an_id_are_not_rendered() {
     let mut id_less = tool_result("c1", "grep", &"line\n".repeat(40_000));
     id_less.extra.remove("id");
-    let history = vec![
-        Message::new("user", "q"),
-        calling("c1", "grep"),
-        id_less.clone(),
-    ];
+    let history = vec![Message::user("q"), calling("c1", "grep"), id_less.clone()];
     let ready = proceed(guard().before_model_call(history, &limits(100_000, 70_000), T0));
     assert_eq!(
         ready.messages[2], id_less,
@@ -147,13 +144,13 @@ fn tool_messages_without_an_id_are_not_rendered() {
 /// user, system and assistant messages (tool messages keep theirs).
 #[test]
 fn the_summariser_sees_no_names_but_tool_names() {
-    let mut alice = Message::new("user", "from alice");
+    let mut alice = Message::user("from alice");
     alice.name = Some("alice".into());
     let history = vec![
         alice,
         calling("c1", "grep"),
         tool_result("c1", "grep", "found"),
-        Message::new("user", "now"),
+        Message::user("now"),
     ];
     let request = need_summary(history, &limits(10, 5_000));
     let names: Vec<Option<&str>> = request
@@ -180,12 +177,7 @@ fn strict_counting_counts_tool_calls_toward_the_trigger() {
     .expect("valid call")]);
     let mut result = tool_result("c1", "grep", "found");
     result.set_kwarg(COMPACTED_FLAG, true.into());
-    let history = vec![
-        Message::new("user", "q"),
-        call,
-        result,
-        Message::new("user", "now"),
-    ];
+    let history = vec![Message::user("q"), call, result, Message::user("now")];
     let counter = TokenCounter::for_model("gpt-4o");
     let metrics_count = counter.count_messages(&history);
     let reference = guard();

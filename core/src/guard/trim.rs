@@ -4,11 +4,13 @@
 //! message or the current user message.
 
 use super::counting::GuardCounter;
-use super::request::instruction_turn;
-use super::{is_summary, OVERFLOW_TRIM_FRACTION};
+use super::instruction::instruction_turn;
+use super::markers::is_summary;
 use crate::message::Message;
 use crate::tokens::Tokens;
 
+/// Share of the removable messages each overflow retry sheds (rounded up, at least one).
+pub const OVERFLOW_TRIM_FRACTION: f64 = 0.25;
 /// The current user message: the last user message that is not a summary.
 pub fn current_user_index(messages: &[Message]) -> Option<usize> {
     messages.iter().rposition(|m| m.is_user() && !is_summary(m))
@@ -112,12 +114,12 @@ mod tests {
     use crate::guard::SUMMARY_FLAG;
 
     fn history(n: usize) -> Vec<Message> {
-        let mut msgs = vec![Message::new("system", "rules")];
+        let mut msgs = vec![Message::system("rules")];
         for i in 0..n {
             let role = if i % 2 == 0 { "user" } else { "assistant" };
             msgs.push(Message::new(role, format!("message number {i}")));
         }
-        msgs.push(Message::new("user", "the current question"));
+        msgs.push(Message::user("the current question"));
         msgs
     }
 
@@ -155,10 +157,7 @@ mod tests {
     #[test]
     fn without_a_current_user_the_list_can_end_up_empty() {
         let counter = GuardCounter::for_model("gpt-4o");
-        let msgs = vec![
-            Message::new("assistant", "a"),
-            Message::new("assistant", "b"),
-        ];
+        let msgs = vec![Message::assistant("a"), Message::assistant("b")];
         let framing = counter.count(&[instruction_turn()]);
         let trimmed = summary_trim(msgs, framing, &counter).expect("fits once empty");
         assert_eq!((trimmed.removed, trimmed.messages.len()), (2, 0));
@@ -167,11 +166,11 @@ mod tests {
     #[test]
     fn summaries_are_not_the_current_user_message() {
         let mut msgs = history(2);
-        let mut summary = Message::new("user", "summary");
+        let mut summary = Message::user("summary");
         summary.set_kwarg(SUMMARY_FLAG, true.into());
         msgs.push(summary);
         assert_eq!(current_user_index(&msgs), Some(3));
-        let mut not_quite = Message::new("user", "typed flag");
+        let mut not_quite = Message::user("typed flag");
         not_quite.set_kwarg(SUMMARY_FLAG, "true".into());
         msgs.push(not_quite);
         assert_eq!(
@@ -192,9 +191,9 @@ mod tests {
             "a fourth failure gives up"
         );
         let mut tiny = vec![
-            Message::new("system", "s"),
-            Message::new("assistant", "a"),
-            Message::new("user", "q"),
+            Message::system("s"),
+            Message::assistant("a"),
+            Message::user("q"),
         ];
         assert_eq!(summary_shed(&mut tiny, 0, 3), Some(1));
         assert_eq!(
@@ -202,10 +201,7 @@ mod tests {
             None,
             "only the floor is left"
         );
-        let mut no_user = vec![
-            Message::new("assistant", "a"),
-            Message::new("assistant", "b"),
-        ];
+        let mut no_user = vec![Message::assistant("a"), Message::assistant("b")];
         assert_eq!(summary_shed(&mut no_user, 0, 3), Some(1));
         assert_eq!(texts(&no_user), ["b"]);
         assert_eq!(

@@ -75,8 +75,7 @@ pub fn parse_event_batch(body: &[u8]) -> Result<Vec<StatusEvent>, BatchError> {
 mod tests {
     use super::*;
     use crate::budget::context_limits;
-    use crate::metrics::ContextMetricsSnapshot;
-    use crate::protocol::Phase;
+    use crate::protocol::{ContextMetricsSnapshot, Phase};
     use serde_json::json;
 
     fn payload() -> Value {

@@ -1,8 +1,8 @@
 //! The `/context` body: a session's latest state, which a client restores
 //! from on load and on every reconnect, and saves for the next page load.
 
+use super::snapshot::ContextMetricsSnapshot;
 use super::{ContextCompaction, Phase, StatusEvent};
-use crate::metrics::ContextMetricsSnapshot;
 use serde::{Deserialize, Serialize};
 
 /// The state of one session at one event id: the latest valid event's phase

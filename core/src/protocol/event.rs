@@ -1,7 +1,7 @@
 //! The `response.status.updated` event: the JSON of one SSE `data:` field.
 
+use super::snapshot::ContextMetricsSnapshot;
 use super::{is_iso8601_utc, ContextCompaction, Phase, EVENT_NAME};
-use crate::metrics::ContextMetricsSnapshot;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

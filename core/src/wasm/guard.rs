@@ -15,6 +15,7 @@ use super::args::{
     model_config_arg, non_negative, object_arg, string_arg, to_js, typed, JsResult, Thrown,
 };
 use crate::budget::{context_limits, ContextLimits};
+use crate::cut::TruncationPolicy;
 use crate::guard::{
     self, AfterError, CompactionEvent, Decision, Guard, GuardConfig, Ready, SummaryError,
 };
@@ -22,7 +23,6 @@ use crate::message::{Content, Message};
 use crate::metrics::ContextMetricsSnapshot;
 use crate::protocol::{failure_reason, CompactionStatus, ContextCompaction, StatusEvent};
 use crate::tokens::{TokenCounter, Tokens};
-use crate::tool_output::TruncationPolicy;
 use crate::traces::ProtectionTrace;
 use crate::Error;
 use js_sys::{Object, Reflect};

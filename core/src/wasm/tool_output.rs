@@ -4,7 +4,8 @@
 use super::args::{
     counter_arg, describe, fail, is_array, non_negative, object_arg, opt_bool_arg, typed, JsResult,
 };
-use crate::tool_output::{render, RawToolOutput, ToolOutputInput, TruncationPolicy};
+use crate::cut::TruncationPolicy;
+use crate::tool_output::{render, RawToolOutput, ToolOutputInput};
 use wasm_bindgen::prelude::*;
 
 fn tool_output_arg(v: &JsValue) -> JsResult<ToolOutputInput> {

@@ -40,7 +40,7 @@ pub fn check(data: &[u8]) {
         .unwrap_or(1 + params.len() as i64 % 64);
     let counter = oracle::counter(Encoding::O200kBase);
 
-    let out = preview_messages(&[Message::new("user", text)], &counter, limit);
+    let out = preview_messages(&[Message::user(text)], &counter, limit);
     let new = out.messages[0]
         .text()
         .expect("string content stays a string");

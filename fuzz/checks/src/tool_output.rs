@@ -17,9 +17,10 @@ use crate::input;
 use crate::oracle::{py_isspace, py_non_blank};
 use ctxguard_core::encoding::Encoding;
 use ctxguard_core::tokens::TokenCounter;
+use ctxguard_core::cut::{truncate_body, TruncationPolicy};
 use ctxguard_core::tool_output::{
-    extract_raw, parse_rendered, render, render_raw, truncate_body, RawToolOutput,
-    ToolOutputInput, TruncationPolicy, HEADER_PREFIX,
+    extract_raw, parse_rendered, render, render_raw, RawToolOutput, ToolOutputInput,
+    HEADER_PREFIX,
 };
 use ctxguard_core::Message;
 use regex::Regex;
@@ -120,7 +121,7 @@ fn message_metadata_wins(
     policy: TruncationPolicy,
     counter: &TokenCounter,
 ) {
-    let mut message = Message::new("tool", text);
+    let mut message = Message::tool(text);
     message.name = name.map(str::to_string);
     message.additional_kwargs = kwargs.cloned();
     let raw = extract_raw(&message);

@@ -37,7 +37,7 @@ impl TextGenerator {
     pub(super) fn user_message(&mut self, turn: u64) -> Message {
         let prompt = PROMPTS[(turn as usize - 1) % PROMPTS.len()];
         if !turn.is_multiple_of(3) {
-            return Message::new("user", format!("{prompt} {}", self.words_between(10, 30)));
+            return Message::user(format!("{prompt} {}", self.words_between(10, 30)));
         }
         let files = 1 + (self.next_u64() % 2) as usize;
         let attachments: Vec<Attachment> = (0..files)
@@ -57,7 +57,7 @@ impl TextGenerator {
             .collect();
         let text = format!("{prompt} The files are attached.");
         match compose_block(&attachments, ComposeOptions::default()).into_message(&text) {
-            ComposedMessage::Unchanged(text) => Message::new("user", text),
+            ComposedMessage::Unchanged(text) => Message::user(text),
             ComposedMessage::Blocks(blocks) => {
                 let parts = blocks
                     .into_iter()
@@ -68,7 +68,7 @@ impl TextGenerator {
                     .collect();
                 Message {
                     content: Some(Content::Parts(parts)),
-                    ..Message::new("user", "")
+                    ..Message::user("")
                 }
             }
         }
@@ -88,10 +88,10 @@ impl TextGenerator {
             },
             extra: Map::from_iter([("type".to_string(), json!("function"))]),
         };
-        let mut assistant = Message::new("assistant", "");
+        let mut assistant = Message::assistant("");
         assistant.tool_calls = Some(vec![call]);
         let words = 80 + (self.next_u64() % 2_400) as usize;
-        let mut output = Message::new("tool", self.log_lines(words));
+        let mut output = Message::tool(self.log_lines(words));
         output.name = Some(tool.into());
         output.tool_call_id = Some(call_id);
         // The guard only rewrites tool messages it can upsert by id.

@@ -6,9 +6,9 @@
 //! or forgotten session is gone at once: its id answers 404.
 
 use super::{
-    backlog_after, unix_micros, Outgoing, Store, StoreError, StoreFuture, StoreLimits, StoredEvent,
-    Subscription,
+    backlog_after, unix_micros, Store, StoreError, StoreFuture, StoreLimits, Subscription,
 };
+use crate::server::event::{Outgoing, StoredEvent};
 use crate::server::hub::{Hub, HubState};
 use crate::server::session_id::SessionId;
 use crate::server::shutdown::stopped;

@@ -24,7 +24,8 @@
 mod relay;
 mod wire;
 
-use super::{backlog_after, Outgoing, Store, StoreError, StoreFuture, StoreLimits, Subscription};
+use super::{backlog_after, Store, StoreError, StoreFuture, StoreLimits, Subscription};
+use crate::server::event::Outgoing;
 use crate::server::session_id::SessionId;
 use crate::server::shutdown::stopped;
 use ctxguard_core::protocol::ContextState;

@@ -232,13 +232,12 @@ mod tests {
 
     #[test]
     fn extractive_summary_keeps_the_newest_points_within_its_budget() {
-        let mut history = vec![Message::new("system", "s")];
+        let mut history = vec![Message::system("s")];
         for i in 0..400 {
-            history.push(Message::new(
-                "user",
-                format!("Question number {i} about the cache key."),
-            ));
-            history.push(Message::new("assistant", format!("Answer number {i}.")));
+            history.push(Message::user(format!(
+                "Question number {i} about the cache key."
+            )));
+            history.push(Message::assistant(format!("Answer number {i}.")));
         }
         let budget = 300;
         let s = ExtractiveSummarizer::new(counter(), budget)
@@ -253,10 +252,10 @@ mod tests {
         assert!(!s.contains("Question number 0 "));
         assert!(s.contains("earlier points left out)"));
         // A later summary of that summary carries its points forward.
-        let mut summary = Message::new("user", format!("{SUMMARY_PREFIX}\n\n{s}"));
+        let mut summary = Message::user(format!("{SUMMARY_PREFIX}\n\n{s}"));
         summary.set_kwarg("summary_compacted", Value::Bool(true));
         let again = ExtractiveSummarizer::new(counter(), budget)
-            .summarize(&[summary, Message::new("user", "And now?")])
+            .summarize(&[summary, Message::user("And now?")])
             .expect("summary");
         assert!(
             again.contains("- assistant answered: Answer number 399."),
@@ -268,13 +267,13 @@ mod tests {
     #[test]
     fn a_user_turn_is_summarised_by_its_words_not_its_files() {
         let block = "<attachment>[Attachment 1]\n[Attachment: notes.md | ID: 1 | Type: text/markdown | Size: 1 KB]\nfile body.\n\n</attachment>";
-        let mut turn = Message::new("user", "");
+        let mut turn = Message::user("");
         turn.content = Some(ctxguard_core::message::Content::Parts(vec![
             ctxguard_core::message::ContentPart::text(block),
             ctxguard_core::message::ContentPart::text("Summarise the notes. Then stop."),
         ]));
         let s = ExtractiveSummarizer::new(counter(), DEFAULT_SUMMARY_TOKENS)
-            .summarize(&[turn, Message::new("user", SUMMARY_INSTRUCTION)])
+            .summarize(&[turn, Message::user(SUMMARY_INSTRUCTION)])
             .expect("summary");
         assert!(s.starts_with("Objective: Summarise the notes."), "{s}");
         assert!(
@@ -286,10 +285,7 @@ mod tests {
     #[test]
     fn nothing_to_summarise_is_empty() {
         let s = ExtractiveSummarizer::new(counter(), 100)
-            .summarize(&[
-                Message::new("system", "s"),
-                Message::new("user", SUMMARY_INSTRUCTION),
-            ])
+            .summarize(&[Message::system("s"), Message::user(SUMMARY_INSTRUCTION)])
             .expect("ok");
         assert!(s.is_empty());
     }

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub(crate) fn conversation() -> Vec<Message> {
-    let mut call = Message::new("assistant", "");
+    let mut call = Message::assistant("");
     call.tool_calls = Some(vec![ToolCall::Function {
         id: Some("call_1".into()),
         function: FunctionCall {
@@ -25,26 +25,19 @@ pub(crate) fn conversation() -> Vec<Message> {
         },
         extra: Map::from_iter([("type".to_string(), json!("function"))]),
     }]);
-    let mut tool = Message::new(
-        "tool",
+    let mut tool = Message::tool(
         "0001 INFO cache warm\n0002 ERROR linker relocation overflow in module a\n0003 WARN retry",
     );
     tool.name = Some("shell".into());
     tool.tool_call_id = Some("call_1".into());
     vec![
-        Message::new("system", "be brief"),
-        Message::new(
-            "user",
-            "Why does the nightly build fail on ARM? It worked last week.",
-        ),
+        Message::system("be brief"),
+        Message::user("Why does the nightly build fail on ARM? It worked last week."),
         call,
         tool,
-        Message::new(
-            "assistant",
-            "The linker overflows. Use a larger code model.",
-        ),
-        Message::new("user", "Find where the timeout is configured. Thanks."),
-        Message::new("user", SUMMARY_INSTRUCTION),
+        Message::assistant("The linker overflows. Use a larger code model."),
+        Message::user("Find where the timeout is configured. Thanks."),
+        Message::user(SUMMARY_INSTRUCTION),
     ]
 }
 

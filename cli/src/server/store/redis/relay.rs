@@ -5,8 +5,8 @@
 //! in Redis, or, when the log no longer reaches back that far, with the
 //! latest compaction event and the latest event.
 
+use crate::server::event::StoredEvent;
 use crate::server::hub::{Hub, HubState};
-use crate::server::store::StoredEvent;
 use std::future::Future;
 use std::sync::Arc;
 

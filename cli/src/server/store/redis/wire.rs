@@ -2,8 +2,8 @@
 //! and the fan-out messages (`{"s": id, "e": [[id, prev, data], …]}` for
 //! published events, `{"s": id, "forget": true}` for a forgotten session).
 
+use crate::server::event::StoredEvent;
 use crate::server::hub::HubState;
-use crate::server::store::StoredEvent;
 use redis::Value;
 use serde::Deserialize;
 use std::collections::HashMap;
