@@ -13,10 +13,24 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run recorded reference cases (JSONL) through core; exit 0 only when all pass.
+    /// Run recorded reference cases (JSONL, any kinds, `document_parse` included); exit 0 only when all pass.
     Conformance {
-        /// The cases file, e.g. tests/conformance/vectors.jsonl.
+        /// The cases file, e.g. tests/conformance/vectors.jsonl or documents.jsonl.
         file: PathBuf,
+    },
+    /// Print the text Wegent's backend stores for an upload (its parser and smart truncation).
+    Extract {
+        /// The file (`-`: stdin; then give --filename).
+        file: PathBuf,
+        /// MAX_EXTRACTED_TEXT_LENGTH: the stored text's cap in characters (code points).
+        #[arg(long, default_value_t = ctxguard_extract::DEFAULT_MAX_TEXT_LENGTH, allow_negative_numbers = true)]
+        max_text_length: i64,
+        /// The name it is uploaded under (its extension picks the parser; default: the file's name).
+        #[arg(long)]
+        filename: Option<String>,
+        /// Print the whole record as JSON (a `document_parse` case's `expected`).
+        #[arg(long)]
+        json: bool,
     },
     /// Count tokens per file and in total (stdin when no file, or `-`).
     Count {
@@ -40,6 +54,9 @@ pub enum Command {
         /// The sandbox folder the files were copied to (headers then name their paths there).
         #[arg(long, value_name = "DIR")]
         sandbox_dir: Option<PathBuf>,
+        /// MAX_EXTRACTED_TEXT_LENGTH: each file's stored text is cut to it first, as the backend's parser does.
+        #[arg(long, default_value_t = ctxguard_extract::DEFAULT_MAX_TEXT_LENGTH, allow_negative_numbers = true)]
+        max_text_length: i64,
         /// Also print the rendered block.
         #[arg(long)]
         show: bool,

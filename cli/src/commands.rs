@@ -2,6 +2,7 @@
 
 mod conformance;
 mod count;
+mod extract;
 mod limits;
 mod preview;
 mod serve;
@@ -16,11 +17,23 @@ pub fn run(command: Command) -> Result<ExitCode> {
     match command {
         Command::Conformance { file } => conformance::run(&file),
         Command::Count { model, files } => count::run(&model, &files),
+        Command::Extract {
+            file,
+            max_text_length,
+            filename,
+            json,
+        } => extract::run(extract::ExtractArgs {
+            file: &file,
+            filename: filename.as_deref(),
+            max_text_length,
+            json,
+        }),
         Command::Preview {
             model,
             limit,
             inject_max_chars,
             sandbox_dir,
+            max_text_length,
             show,
             files,
         } => preview::run(preview::PreviewArgs {
@@ -28,6 +41,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
             limit,
             inject_max_chars,
             sandbox_dir: sandbox_dir.as_deref(),
+            max_text_length,
             show,
             files: &files,
         }),

@@ -24,6 +24,8 @@ pub enum ErrorCode {
     LegacyPpt,
     /// A legacy Excel `.xls`.
     LegacyXls,
+    /// Over the upload cap (`MAX_UPLOAD_FILE_SIZE_MB`): refused before any parsing.
+    FileTooLarge,
 }
 
 impl ErrorCode {
@@ -37,11 +39,12 @@ impl ErrorCode {
             ErrorCode::LegacyDoc => "legacy_doc",
             ErrorCode::LegacyPpt => "legacy_ppt",
             ErrorCode::LegacyXls => "legacy_xls",
+            ErrorCode::FileTooLarge => "file_too_large",
         }
     }
 
     /// Every code, in the reference's order.
-    pub const ALL: [ErrorCode; 7] = [
+    pub const ALL: [ErrorCode; 8] = [
         ErrorCode::UnsupportedType,
         ErrorCode::UnrecognizedType,
         ErrorCode::ParseFailed,
@@ -49,6 +52,7 @@ impl ErrorCode {
         ErrorCode::LegacyDoc,
         ErrorCode::LegacyPpt,
         ErrorCode::LegacyXls,
+        ErrorCode::FileTooLarge,
     ];
 }
 

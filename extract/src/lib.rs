@@ -35,9 +35,12 @@ pub mod limits;
 pub mod package;
 mod pdf;
 mod pptx;
+pub mod preview;
 pub mod record;
 pub mod sniff;
 mod truncate;
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
+mod wasm;
 mod xlsx;
 mod xmind;
 

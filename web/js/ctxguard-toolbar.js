@@ -5,21 +5,85 @@
 // Each element is a thin HTMLElement subclass: it opens a shadow root and
 // hands attributes, methods and lifecycle to its controller in the toolbar's
 // WebAssembly module (./wasm/), which renders, keeps the state and
-// dispatches the DOM events. The preview's tokenizer is a second module
-// (./engine/), imported the first time the preview is given files.
+// dispatches the DOM events. The preview's parsers and tokenizer are a second
+// module (./engine/), run in a module Worker (./preview-worker.js) started the
+// first time the preview is given files.
 import init, { PreviewController, ToolbarController } from "./wasm/ctxguard_toolbar.js";
 
 const TOOLBAR = "ctxguard-toolbar";
 const PREVIEW = "ctxguard-attachment-preview";
 
-let engine;
-/** Loads the preview engine once; resolves to `previewAttachments(requestJson) → reportJson`. */
-function loadEngine() {
-  engine ??= import("./engine/ctxguard_preview.js").then(async (m) => {
-    await m.default();
-    return (request) => m.previewAttachments(request);
-  });
-  return engine;
+/** A preview worker unused this long is closed (its memory goes back); the next preview starts one. */
+const IDLE_CLOSE_MS = 60_000;
+
+/**
+ * One element's preview worker (./preview-worker.js, which loads the engine on its first
+ * preview). `start(files, request, onProgress)` returns `{promise, cancel}`: the promise
+ * resolves to the report's JSON, or to null once cancelled (the worker is terminated, so a
+ * cancel takes effect at once, whatever it was doing).
+ */
+class PreviewWorker {
+  #worker = null;
+  #next = 0;
+  #pending = new Map();
+  #idle = null;
+
+  #spawn() {
+    const worker = new Worker(new URL("./preview-worker.js", import.meta.url), { type: "module" });
+    worker.onmessage = ({ data }) => {
+      const job = this.#pending.get(data?.id);
+      if (!job) return;
+      if (data.type === "progress") {
+        job.onProgress(data.file_index, data.done_bytes, data.total_bytes);
+        return;
+      }
+      this.#pending.delete(data.id);
+      if (data.type === "report") job.resolve(JSON.stringify(data.report));
+      else job.reject(new Error(data.message ?? "the preview worker failed"));
+      this.#scheduleIdle();
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.#fail(new Error(event.message || "the preview worker could not start"));
+    };
+    return worker;
+  }
+
+  #fail(error) {
+    for (const job of this.#pending.values()) job.reject(error);
+    this.#pending.clear();
+    this.#worker?.terminate();
+    this.#worker = null;
+  }
+
+  #scheduleIdle() {
+    clearTimeout(this.#idle);
+    if (this.#pending.size === 0) {
+      this.#idle = setTimeout(() => {
+        this.#worker?.terminate();
+        this.#worker = null;
+      }, IDLE_CLOSE_MS);
+    }
+  }
+
+  start(files, request, onProgress) {
+    clearTimeout(this.#idle);
+    this.#worker ??= this.#spawn();
+    const id = ++this.#next;
+    const { options, max_text_length, max_upload_bytes } = JSON.parse(request);
+    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onProgress }));
+    this.#worker.postMessage({ type: "preview", id, files: Array.from(files), options, maxTextLength: max_text_length, maxUploadBytes: max_upload_bytes });
+    const cancel = () => {
+      const job = this.#pending.get(id);
+      if (!job) return;
+      this.#pending.delete(id);
+      job.resolve(null);
+      // Whatever else the worker was doing goes with it: the other jobs of this element
+      // were superseded by the one being cancelled.
+      this.#fail(new Error("cancelled"));
+    };
+    return { promise, cancel };
+  }
 }
 
 function defineElements() {
@@ -67,10 +131,8 @@ function defineElements() {
   }
 
   class CtxguardAttachmentPreviewElement extends HTMLElement {
-    static observedAttributes = ["model", "limit", "lang", "for"];
+    static observedAttributes = ["model", "limit", "lang", "for", "max-upload-bytes", "max-text-length"];
     #controller;
-    #files = [];
-    #linked = null;
     #onToolbarChange = (event) => {
       const id = this.getAttribute("for");
       if (id && event.target instanceof Element && event.target.id === id) {
@@ -81,7 +143,8 @@ function defineElements() {
     constructor() {
       super();
       const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
-      this.#controller = new PreviewController(this, root, loadEngine);
+      const worker = new PreviewWorker();
+      this.#controller = new PreviewController(this, root, (files, request, onProgress) => worker.start(files, request, onProgress));
     }
 
     connectedCallback() {
@@ -101,27 +164,31 @@ function defineElements() {
       if (name === "for") this.#link();
     }
 
-    /** Takes the budget of the toolbar named by `for`, if it is on the page. */
+    /** Takes the budget of the toolbar named by `for`, if it is on the page (the one place the link is made). */
     #link() {
       const id = this.getAttribute("for");
       const toolbar = id ? this.ownerDocument.getElementById(id) : null;
-      this.#linked = toolbar && toolbar.localName === TOOLBAR ? toolbar : null;
-      this.#controller.setLinkedBudget(this.#linked?.state?.attachment_budget ?? null);
+      const linked = toolbar && toolbar.localName === TOOLBAR ? toolbar : null;
+      this.#controller.setLinkedBudget(linked?.state?.attachment_budget ?? null);
     }
 
-    /** The files last given through this property or `previewFiles`. */
+    /** The files the preview lists (picked, dropped or given), in order. */
     get files() {
-      return [...this.#files];
+      return this.#controller.files();
     }
 
     set files(files) {
       this.previewFiles(files);
     }
 
-    /** Previews `files` (a FileList or File[]); resolves to the report (null for none). */
+    /** Previews `files` (a FileList or File[]) instead of the current ones; resolves to the report (null for none, or when cancelled). */
     previewFiles(files) {
-      this.#files = Array.from(files ?? []);
-      return this.#controller.previewFiles(this.#files);
+      return this.#controller.previewFiles(Array.from(files ?? []));
+    }
+
+    /** Cancels the running preview (its promise resolves to null; no ctxguard-preview follows). */
+    cancel() {
+      this.#controller.cancel();
     }
 
     /** The latest report (null before the first). */

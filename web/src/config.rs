@@ -6,7 +6,8 @@
 //! default the page's), `token` (sent as `?token=` on every request), `lang`
 //! (`en` | `zh-CN`; default the nearest `lang` up the document, then the
 //! browser's), `source` (`sse`, the default, or `host`), `compact`.
-//! `<ctxguard-attachment-preview>`: `model`, `limit`, `lang`, `for`.
+//! `<ctxguard-attachment-preview>`: `model`, `limit`, `lang`, `max-upload-bytes`,
+//! `max-text-length` (its `for` link is the entry script's: it finds the toolbar).
 
 use crate::i18n::Lang;
 
@@ -152,9 +153,16 @@ pub struct PreviewConfig {
     pub limit_tokens: Option<i64>,
     /// UI language.
     pub lang: Lang,
-    /// Id of the `<ctxguard-toolbar>` to take the model and budget from.
-    pub toolbar_id: Option<String>,
+    /// `max-upload-bytes`: the backend's upload cap (default 104 857 600, its 100 MB).
+    pub max_upload_bytes: u64,
+    /// `max-text-length`: the backend's `MAX_EXTRACTED_TEXT_LENGTH` (default 500 000).
+    pub max_text_length: i64,
 }
+
+/// The backend's upload cap, `MAX_UPLOAD_FILE_SIZE_MB` = 100.
+pub const DEFAULT_MAX_UPLOAD_BYTES: u64 = 100 * 1024 * 1024;
+/// The backend's `MAX_EXTRACTED_TEXT_LENGTH`.
+pub const DEFAULT_MAX_TEXT_LENGTH: i64 = 500_000;
 
 impl PreviewConfig {
     /// Reads the attributes as [`ToolbarConfig::from_attributes`] does.
@@ -170,7 +178,13 @@ impl PreviewConfig {
                 .and_then(|v| v.parse::<i64>().ok())
                 .filter(|n| *n >= 0),
             lang: pick_lang(text("lang").as_deref(), inherited_lang, browser_langs),
-            toolbar_id: text("for"),
+            max_upload_bytes: text("max-upload-bytes")
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(DEFAULT_MAX_UPLOAD_BYTES),
+            max_text_length: text("max-text-length")
+                .and_then(|v| v.parse::<i64>().ok())
+                .filter(|n| *n > 0)
+                .unwrap_or(DEFAULT_MAX_TEXT_LENGTH),
         }
     }
 }
@@ -295,13 +309,21 @@ mod tests {
     #[test]
     fn preview_attributes() {
         let p = PreviewConfig::from_attributes(
-            attrs(&[("model", "gpt-4"), ("limit", "900"), ("for", "tb")]),
+            attrs(&[
+                ("model", "gpt-4"),
+                ("limit", "900"),
+                ("max-upload-bytes", "1048576"),
+            ]),
             None,
             [],
         );
         assert_eq!(p.model.as_deref(), Some("gpt-4"));
         assert_eq!(p.limit_tokens, Some(900));
-        assert_eq!(p.toolbar_id.as_deref(), Some("tb"));
+        assert_eq!(p.max_upload_bytes, 1_048_576);
+        assert_eq!(p.max_text_length, DEFAULT_MAX_TEXT_LENGTH);
+        let defaults =
+            PreviewConfig::from_attributes(attrs(&[("max-upload-bytes", "lots")]), None, []);
+        assert_eq!(defaults.max_upload_bytes, DEFAULT_MAX_UPLOAD_BYTES);
         for bad in ["-1", "1.5", "lots", ""] {
             let p = PreviewConfig::from_attributes(attrs(&[("limit", bad)]), None, []);
             assert_eq!(p.limit_tokens, None, "{bad}");

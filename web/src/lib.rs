@@ -9,17 +9,18 @@
 //! machine) with [`ids`], [`run_clock`], [`history`] and [`forecast`];
 //! [`view`] (what it renders); [`saved`] (the stored record); [`public_state`]
 //! (the JSON-safe `state` hosts read); [`config`] (element attributes and
-//! endpoints); [`backoff`], [`attachments`], [`attachment_budget`] and
-//! [`i18n`].
+//! endpoints); [`backoff`], [`attachment_budget`] and [`i18n`]. The
+//! attachment preview's rows and report are core's
+//! (`ctxguard_core::attachment::preview_files`).
 //!
 //! On wasm32 the browser side sits on top (feature `components`): `live` (a
 //! session's state, saved and observed), `sse` (the stream hook), `storage`,
-//! `preview_engine`, the Leptos views in `components`, and, with the default
+//! `previewer`, the Leptos views in `components`, and, with the default
 //! feature `elements`, the custom elements' controllers that the package
-//! `pkg/toolbar/` (npm `ctxguard-toolbar`) wraps. The feature `engine` alone
-//! (`--no-default-features`) builds the preview engine instead: the second
-//! module, holding core's tokenizer and nothing of Leptos, that the preview
-//! element loads on first use.
+//! `pkg/toolbar/` (npm `ctxguard-toolbar`) wraps. The preview's parsers and
+//! tokenizer are another crate, `ctxguard-preview-engine` (`web/engine/`): the
+//! package's second module, which the preview element runs in a Worker; this
+//! crate links it only with the feature `local-preview`.
 //!
 //! ## A Rust host
 //!
@@ -31,7 +32,8 @@
 //! use ctxguard_web::config::Endpoints;
 //! use ctxguard_web::i18n::Lang;
 //! use ctxguard_web::live::LiveToolbar;
-//! use ctxguard_web::preview_engine::LocalPreviewer;
+//! use ctxguard_web::components::UploadLimits;
+//! use ctxguard_web::previewer::LocalPreviewer; // feature local-preview
 //! use ctxguard_web::sse::use_status_stream;
 //! use leptos::prelude::*;
 //! use std::rc::Rc;
@@ -46,14 +48,14 @@
 //!     let budget = Signal::derive(move || state.with(|t| t.attachment_budget()));
 //!     view! {
 //!         <StatusToolbar state=state now_ms=use_now_ms(1_000) lang=Lang::En session=session />
-//!         // LocalPreviewer links core's tokenizer into this module.
-//!         <AttachmentPanel budget=budget lang=Lang::En previewer=Rc::new(LocalPreviewer) />
+//!         let limits = UploadLimits { max_text_length: 500_000, max_upload_bytes: 100 << 20 };
+//!         // LocalPreviewer links the parsers and core's tokenizer into this module.
+//!         <AttachmentPanel budget=budget limits=limits lang=Lang::En previewer=Rc::new(LocalPreviewer) />
 //!     }
 //! }
 //! ```
 
 pub mod attachment_budget;
-pub mod attachments;
 pub mod backoff;
 pub mod config;
 pub mod connection;
@@ -72,12 +74,10 @@ pub mod view;
 pub mod components;
 #[cfg(all(target_arch = "wasm32", feature = "elements"))]
 pub mod elements;
-#[cfg(all(target_arch = "wasm32", feature = "engine"))]
-pub mod engine;
 #[cfg(all(target_arch = "wasm32", feature = "components"))]
 pub mod live;
 #[cfg(all(target_arch = "wasm32", feature = "components"))]
-pub mod preview_engine;
+pub mod previewer;
 #[cfg(all(target_arch = "wasm32", feature = "components"))]
 pub mod sse;
 #[cfg(all(target_arch = "wasm32", feature = "components"))]

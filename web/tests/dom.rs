@@ -8,12 +8,11 @@
 
 use ctxguard_core::protocol::EVENT_NAME;
 use ctxguard_web::attachment_budget::AttachmentBudget;
-use ctxguard_web::attachments::{FileBody, PickedFile};
-use ctxguard_web::components::{read_file, use_now_ms, AttachmentPanel, StatusToolbar};
+use ctxguard_web::components::{use_now_ms, AttachmentPanel, StatusToolbar, UploadLimits};
 use ctxguard_web::config::Endpoints;
 use ctxguard_web::i18n::{group_thousands, Lang};
 use ctxguard_web::live::LiveToolbar;
-use ctxguard_web::preview_engine::LocalPreviewer;
+use ctxguard_web::previewer::LocalPreviewer;
 use ctxguard_web::saved::{self, SavedToolbar};
 use ctxguard_web::sse::use_status_stream;
 use ctxguard_web::state::Toolbar;
@@ -594,9 +593,15 @@ fn ChatStatus(session: String) -> impl IntoView {
     let budget = Signal::derive(move || state.with(|t| t.attachment_budget()));
     view! {
         <StatusToolbar state=state now_ms=use_now_ms(1_000) lang=Lang::En session=session />
-        <AttachmentPanel budget=budget lang=Lang::En previewer=Rc::new(LocalPreviewer) />
+        <AttachmentPanel budget=budget limits=LIMITS lang=Lang::En previewer=Rc::new(LocalPreviewer) />
     }
 }
+
+/// The backend's defaults.
+const LIMITS: UploadLimits = UploadLimits {
+    max_text_length: 500_000,
+    max_upload_bytes: 100 << 20,
+};
 
 /// Storage and the Rust host share `localStorage` (and one test replaces it with a throwing
 /// one), so they run in one test, in order: async tests otherwise interleave at every await.
@@ -740,32 +745,9 @@ fn browser_file(name: &str, bytes: &[u8], mime: &str) -> web_sys::File {
     web_sys::File::new_with_u8_array_sequence_and_options(&parts, name, &options).expect("file")
 }
 
-#[wasm_bindgen_test]
-async fn files_are_read_in_the_browser() {
-    let text = read_file(browser_file(
-        "notes.md",
-        "# hi\nthere".as_bytes(),
-        "text/markdown",
-    ))
-    .await;
-    assert_eq!(text.body, FileBody::Text("# hi\nthere".into()));
-    assert_eq!(text.mime_type.as_deref(), Some("text/markdown"));
-    assert_eq!(text.size_bytes, 10);
-    let image = read_file(browser_file(
-        "logo.png",
-        &[0x89, b'P', b'N', b'G', 0, 0xff],
-        "image/png",
-    ))
-    .await;
-    assert_eq!(image.body, FileBody::Image("iVBORwD/".into()));
-    let latin1 = read_file(browser_file("old.txt", &[b'c', b'a', b'f', 0xe9], "")).await;
-    assert_eq!(latin1.body, FileBody::Binary);
-    assert_eq!(latin1.mime_type, None);
-}
-
-/// Waits (up to 2 s) until `root` holds `n` rows.
+/// Waits (up to 5 s) until `root` holds `n` rows.
 async fn rows_in(root: &HtmlElement, n: u32) -> web_sys::NodeList {
-    for _ in 0..200 {
+    for _ in 0..500 {
         let rows = root
             .query_selector_all("[data-testid=\"ctxguard-attachment-row\"]")
             .expect("selector");
@@ -777,16 +759,25 @@ async fn rows_in(root: &HtmlElement, n: u32) -> web_sys::NodeList {
     panic!("no {n} rows in {}", root.inner_html());
 }
 
+/// A valid 1×1 PNG.
+const PNG_1X1: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+    0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0,
+    0x1f, 0x00, 0x05, 0x00, 0x01, 0xff, 0x89, 0x99, 0x3d, 0x1d, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
+    0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
 #[wasm_bindgen_test]
 async fn attachment_rows_and_rendered_preview() {
     let root = detached();
-    let files = RwSignal::new(Vec::<PickedFile>::new());
+    let files = RwSignal::new_local(Vec::<web_sys::File>::new());
     let budget = RwSignal::new(AttachmentBudget {
         model: "gpt-4o".into(),
         limit_tokens: 400,
     });
     let _handle = leptos::mount::mount_to(root.clone(), move || {
-        view! { <AttachmentPanel budget=budget lang=Lang::En files=files previewer=Rc::new(LocalPreviewer) /> }
+        view! { <AttachmentPanel budget=budget limits=LIMITS lang=Lang::En files=files previewer=Rc::new(LocalPreviewer) /> }
     });
     settle().await;
     assert!(root
@@ -799,27 +790,27 @@ async fn attachment_rows_and_rendered_preview() {
         .is_some());
 
     let big = "The quick brown fox jumps over the lazy dog. ".repeat(200);
-    files.set(vec![
-        PickedFile {
-            name: "short.txt".into(),
-            mime_type: Some("text/plain".into()),
-            size_bytes: 11,
-            body: FileBody::Text("hello world".into()),
-        },
-        PickedFile {
-            name: "long.log".into(),
-            mime_type: Some("text/plain".into()),
-            size_bytes: big.len() as i64,
-            body: FileBody::Text(big),
-        },
-        PickedFile {
-            name: "<img src=x onerror=alert(1)>.jpg".into(),
-            mime_type: Some("image/jpeg".into()),
-            size_bytes: 2_048,
-            body: FileBody::Image("AAEC".into()),
-        },
-    ]);
-    let rows = rows_in(&root, 3).await;
+    let picked = [
+        ("short.txt", b"hello world".to_vec(), "text/plain"),
+        ("long.log", big.clone().into_bytes(), "text/plain"),
+        (
+            "<img src=x onerror=alert(1)>.png",
+            PNG_1X1.to_vec(),
+            "image/png",
+        ),
+        (
+            "old.doc",
+            vec![0xd0, 0xcf, 0x11, 0xe0],
+            "application/msword",
+        ),
+    ];
+    files.set(
+        picked
+            .iter()
+            .map(|(name, bytes, mime)| browser_file(name, bytes, mime))
+            .collect(),
+    );
+    let rows = rows_in(&root, 4).await;
     let row = |i: u32| rows.item(i).expect("row").unchecked_into::<Element>();
     let field = |i: u32, f: &str| {
         row(i)
@@ -828,18 +819,28 @@ async fn attachment_rows_and_rendered_preview() {
             .and_then(|e| e.text_content())
             .unwrap_or_default()
     };
-    assert_eq!(row(0).get_attribute("data-state").as_deref(), Some("fits"));
-    assert_eq!(row(1).get_attribute("data-state").as_deref(), Some("cut"));
-    assert_eq!(row(2).get_attribute("data-state").as_deref(), Some("image"));
-    // The DOM shows what core computed for the same files and budget.
-    let expected = files.with_untracked(|f| ctxguard_web::attachments::preview(f, "gpt-4o", 400));
+    let states: Vec<String> = (0..4)
+        .map(|i| row(i).get_attribute("data-state").unwrap_or_default())
+        .collect();
+    assert_eq!(states, ["fits", "cut", "image", "rejected"]);
+    // The DOM shows what core computes for the same uploads and budget.
+    let mut session = ctxguard_preview_engine::Session::new();
+    for (name, bytes, _) in &picked {
+        assert!(session.begin(name, bytes.len() as u64, LIMITS.max_upload_bytes));
+        session.append(bytes);
+        session.finish(LIMITS.max_text_length);
+    }
+    let expected = session.report(&ctxguard_core::attachment::PreviewOptions {
+        model: "gpt-4o".into(),
+        limit_tokens: 400,
+        ..Default::default()
+    });
     for (i, r) in expected.attachments.iter().take(2).enumerate() {
         assert_eq!(field(i as u32, "tokens"), group_thousands(r.tokens));
         assert_eq!(field(i as u32, "allocation"), group_thousands(r.allocation));
     }
     assert!(expected.attachments[1].tokens > 400 && expected.attachments[1].truncated);
     assert_eq!(field(2, "tokens"), "—");
-    assert_eq!(field(2, "allocation"), "—");
     assert!(row(1)
         .text_content()
         .unwrap_or_default()
@@ -847,7 +848,13 @@ async fn attachment_rows_and_rendered_preview() {
     assert!(row(2)
         .text_content()
         .unwrap_or_default()
-        .contains("<img src=x onerror=alert(1)>.jpg"));
+        .contains("<img src=x onerror=alert(1)>.png"));
+    let refused = row(3).text_content().unwrap_or_default();
+    assert!(refused.contains("Outdated file format"), "{refused}");
+    assert!(
+        refused.contains("Please save the .doc file as .docx format and upload again"),
+        "{refused}"
+    );
     assert!(
         root.query_selector("img").expect("selector").is_none(),
         "file names are text"
@@ -865,18 +872,31 @@ async fn attachment_rows_and_rendered_preview() {
         "{pre}"
     );
     assert!(pre.contains("Truncated: yes"));
-    assert!(pre.contains("[Image Attachment: <img src=x onerror=alert(1)>.jpg | ID: 3"));
+    assert!(pre.contains("[Image Attachment: <img src=x onerror=alert(1)>.png | ID: 3"));
+
+    // Removing a row previews the rest again.
+    row(3)
+        .query_selector("[data-testid=\"ctxguard-attachment-remove\"]")
+        .expect("selector")
+        .expect("a remove button")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    rows_in(&root, 3).await;
+    assert_eq!(files.with_untracked(Vec::len), 3);
 
     // A bigger budget: nothing is cut any more.
     budget.set(AttachmentBudget {
         model: "gpt-4o".into(),
         limit_tokens: 15_000,
     });
-    for _ in 0..200 {
+    for _ in 0..500 {
         let cut = root
             .query_selector_all("[data-testid=\"ctxguard-attachment-row\"][data-state=\"cut\"]")
             .expect("selector");
-        if cut.length() == 0 {
+        let rows = root
+            .query_selector_all("[data-testid=\"ctxguard-attachment-row\"]")
+            .expect("selector");
+        if cut.length() == 0 && rows.length() == 3 {
             return;
         }
         sleep_ms(10).await;

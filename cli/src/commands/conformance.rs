@@ -1,8 +1,9 @@
-//! `ctxguard conformance FILE`: every case through core, one line per failure, then the tally.
+//! `ctxguard conformance FILE`: every case through core (`document_parse`
+//! cases through ctxguard-extract), one line per failure, then the tally.
 
 use crate::input::read_text;
 use anyhow::Result;
-use ctxguard_core::conformance::run_jsonl;
+use ctxguard_extract::conformance::run_jsonl;
 use std::path::Path;
 use std::process::ExitCode;
 

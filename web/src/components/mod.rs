@@ -8,7 +8,7 @@ mod history;
 mod toolbar;
 mod usage_bar;
 
-pub use attachment_panel::{files_of, read_file, read_files, AttachmentPanel};
+pub use attachment_panel::{files_of, AttachmentPanel, FileList, UploadLimits};
 pub use breakdown::Breakdown;
 pub use clock::use_now_ms;
 pub use history::HistoryList;

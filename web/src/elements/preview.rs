@@ -1,17 +1,19 @@
 //! `<ctxguard-attachment-preview>`'s controller: reads `model`, `limit`,
-//! `lang` (and takes the budget of the toolbar named by `for` when the entry
-//! script relays it), mounts [`AttachmentPanel`] with an [`EnginePreviewer`]
-//! (the tokenizer module loads the first time files are given), and reports
-//! every computed preview as `ctxguard-preview`.
+//! `lang`, `max-upload-bytes`, `max-text-length` (and takes the budget of the
+//! toolbar named by `for` when the entry script relays it), mounts
+//! [`AttachmentPanel`] with a [`WorkerPreviewer`] (the package's worker, which
+//! loads the parsers and the tokenizer the first time files are given), and
+//! reports every preview as `ctxguard-preview` and its progress as
+//! `ctxguard-preview-progress`.
 
 use super::dom;
 use crate::attachment_budget::AttachmentBudget;
-use crate::attachments::{PickedFile, PreviewReport};
-use crate::components::{read_files, AttachmentPanel};
+use crate::components::{AttachmentPanel, FileList, UploadLimits};
 use crate::config::PreviewConfig;
-use crate::preview_engine::{EnginePreviewer, Previewer};
+use crate::previewer::{Previewer, WorkerPreviewer};
+use ctxguard_core::attachment::PreviewReport;
+use leptos::callback::UnsyncCallback;
 use leptos::prelude::*;
-use send_wrapper::SendWrapper;
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -36,7 +38,9 @@ struct Inner {
     owner: Owner,
     config: RwSignal<PreviewConfig>,
     linked: RwSignal<Option<AttachmentBudget>>,
-    files: RwSignal<Vec<PickedFile>>,
+    files: FileList,
+    /// Bumped by `cancel()`: the panel stops its running preview.
+    cancels: RwSignal<u64>,
     previewer: Rc<dyn Previewer>,
     view: RefCell<Option<Box<dyn Any>>>,
     report: RefCell<Option<String>>,
@@ -46,21 +50,22 @@ struct Inner {
 
 #[wasm_bindgen]
 impl PreviewController {
-    /// The controller of `host`, rendering into `root`; `load_engine()` resolves to the
-    /// engine's `previewAttachments(requestJson) → reportJson`.
+    /// The controller of `host`, rendering into `root`; `start(files, requestJson, onProgress)`
+    /// runs a preview in the package's worker and returns `{promise, cancel}`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         host: HtmlElement,
         root: ShadowRoot,
-        load_engine: js_sys::Function,
+        start: js_sys::Function,
     ) -> Result<PreviewController, JsValue> {
         let mount_point = dom::prepare_shadow(&root, CSS)?;
         let owner = Owner::new();
-        let (config, linked, files) = owner.with(|| {
+        let (config, linked, files, cancels) = owner.with(|| {
             (
                 RwSignal::new(read_config(&host)),
                 RwSignal::new(None),
-                RwSignal::new(Vec::new()),
+                RwSignal::new_local(Vec::new()),
+                RwSignal::new(0),
             )
         });
         Ok(PreviewController {
@@ -71,7 +76,8 @@ impl PreviewController {
                 config,
                 linked,
                 files,
-                previewer: Rc::new(EnginePreviewer::new(load_engine)),
+                cancels,
+                previewer: Rc::new(WorkerPreviewer::new(start)),
                 view: RefCell::new(None),
                 report: RefCell::new(None),
                 waiting: RefCell::new(Vec::new()),
@@ -84,9 +90,10 @@ impl PreviewController {
         self.inner.mount_view();
     }
 
-    /// The element was removed: unmount (the files are kept).
+    /// The element was removed: unmount, which cancels a running preview (the files are kept).
     pub fn disconnected(&self) {
         self.inner.view.borrow_mut().take();
+        self.inner.resolve_waiting(&JsValue::NULL);
     }
 
     /// An observed attribute changed.
@@ -110,33 +117,33 @@ impl PreviewController {
         }
     }
 
-    /// Id of the toolbar to take the budget from (the `for` attribute).
-    #[wasm_bindgen(js_name = toolbarId)]
-    pub fn toolbar_id(&self) -> Option<String> {
-        self.inner.config.with_untracked(|c| c.toolbar_id.clone())
-    }
-
-    /// Previews `files` (a `FileList` or an array of `File`s) instead of the current ones;
-    /// resolves to the report (`null` for no files).
+    /// Previews `files` (an array of `File`s) instead of the current ones; resolves to the
+    /// report (`null` for no files, or when the preview is cancelled or superseded).
     #[wasm_bindgen(js_name = previewFiles)]
     pub fn preview_files(&self, files: JsValue) -> js_sys::Promise {
         let handles = file_handles(&files);
-        let weak = Rc::downgrade(&self.inner);
+        let inner = Rc::clone(&self.inner);
         js_sys::Promise::new(&mut |resolve, _reject| {
-            let weak = weak.clone();
-            let handles = handles.clone();
-            leptos::task::spawn_local(async move {
-                let picked = read_files(handles).await;
-                let Some(inner) = weak.upgrade() else { return };
-                if picked.is_empty() {
-                    inner.files.set(Vec::new());
-                    let _ = resolve.call1(&JsValue::NULL, &JsValue::NULL);
-                    return;
-                }
-                inner.waiting.borrow_mut().push(resolve);
-                inner.files.set(picked);
-            });
+            // A preview still running for earlier files is superseded: its promise gets null.
+            inner.resolve_waiting(&JsValue::NULL);
+            if handles.is_empty() {
+                inner.files.set(Vec::new());
+                let _ = resolve.call1(&JsValue::NULL, &JsValue::NULL);
+                return;
+            }
+            inner.waiting.borrow_mut().push(resolve);
+            inner.files.set(handles.clone());
         })
+    }
+
+    /// The files the preview lists, in order (what the user sees).
+    pub fn files(&self) -> js_sys::Array {
+        self.inner.files.with_untracked(|f| f.iter().collect())
+    }
+
+    /// Cancels the running preview, if any.
+    pub fn cancel(&self) {
+        self.inner.cancels.update(|n| *n += 1);
     }
 
     /// The latest report (`null` before the first).
@@ -182,7 +189,7 @@ impl Inner {
             return;
         }
         self.view.borrow_mut().take();
-        let (config, linked, files) = (self.config, self.linked, self.files);
+        let (config, linked, files, cancels) = (self.config, self.linked, self.files, self.cancels);
         let lang = config.with_untracked(|c| c.lang);
         let budget = Signal::derive(move || {
             config.with(|c| {
@@ -193,38 +200,71 @@ impl Inner {
                 )
             })
         });
-        let weak = SendWrapper::new(Rc::downgrade(self));
-        let on_report = Callback::new(move |outcome: Result<PreviewReport, String>| {
+        let limits = Signal::derive(move || {
+            config.with(|c| UploadLimits {
+                max_text_length: c.max_text_length,
+                max_upload_bytes: c.max_upload_bytes,
+            })
+        });
+        let weak = Rc::downgrade(self);
+        let on_report =
+            UnsyncCallback::new(move |outcome: Result<Option<PreviewReport>, String>| {
+                if let Some(inner) = Weak::upgrade(&weak) {
+                    inner.reported(outcome);
+                }
+            });
+        let weak = Rc::downgrade(self);
+        let on_progress = UnsyncCallback::new(move |(index, done, total): (usize, f64, f64)| {
             if let Some(inner) = Weak::upgrade(&weak) {
-                inner.reported(outcome);
+                inner.progressed(index, done, total);
             }
         });
         let previewer = Rc::clone(&self.previewer);
         let handle = self.owner.with(|| {
             leptos::mount::mount_to(self.mount_point.clone(), move || {
                 view! {
-                    <AttachmentPanel budget=budget lang=lang previewer=previewer files=files on_report=on_report />
+                    <AttachmentPanel budget=budget limits=limits lang=lang previewer=previewer files=files
+                        on_report=on_report on_progress=on_progress cancel_requests=cancels />
                 }
             })
         });
         *self.view.borrow_mut() = Some(Box::new(handle));
     }
 
-    fn reported(&self, outcome: Result<PreviewReport, String>) {
+    /// `ctxguard-preview-progress`: `{file_index, done_bytes, total_bytes}`.
+    fn progressed(&self, index: usize, done: f64, total: f64) {
+        let detail = js_sys::Object::new();
+        for (key, value) in [
+            ("file_index", index as f64),
+            ("done_bytes", done),
+            ("total_bytes", total),
+        ] {
+            let _ = js_sys::Reflect::set(&detail, &key.into(), &value.into());
+        }
+        dom::dispatch(&self.host, "ctxguard-preview-progress", &detail);
+    }
+
+    /// A preview ended: `ctxguard-preview` with its report (none when it was
+    /// cancelled or failed), and the waiting `previewFiles` promises resolved.
+    fn reported(&self, outcome: Result<Option<PreviewReport>, String>) {
         let detail = match &outcome {
-            Ok(report) => {
+            Ok(Some(report)) => {
                 let json = serde_json::to_string(report).unwrap_or_default();
                 *self.report.borrow_mut() = Some(json.clone());
-                dom::json_value(&json)
+                let detail = dom::json_value(&json);
+                dom::dispatch(&self.host, "ctxguard-preview", &detail);
+                detail
             }
-            Err(_) => JsValue::NULL,
+            Ok(None) | Err(_) => JsValue::NULL,
         };
-        if outcome.is_ok() {
-            dom::dispatch(&self.host, "ctxguard-preview", &detail);
-        }
+        self.resolve_waiting(&detail);
+    }
+
+    /// Resolves every waiting `previewFiles` promise with `value`.
+    fn resolve_waiting(&self, value: &JsValue) {
         let waiting: Vec<js_sys::Function> = self.waiting.borrow_mut().drain(..).collect();
         for resolve in waiting {
-            let _ = resolve.call1(&JsValue::NULL, &detail);
+            let _ = resolve.call1(&JsValue::NULL, value);
         }
     }
 }
