@@ -40,16 +40,9 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
 step "scripts/build-packages.sh core (release $pkg/; skipped when up to date)"
 bash scripts/build-packages.sh core $([ "$rebuild" = 1 ] && echo --force)
 
-if [ ! -d tests/support/node_modules ]; then
-  step "npm ci in tests/support (playwright-core, the browser driver)"
-  (cd tests/support && npm ci --no-audit --no-fund --silent)
-fi
-
-if [ ! -f tests/bench/node_modules/.package-lock.json ] ||
-  [ tests/bench/package-lock.json -nt tests/bench/node_modules/.package-lock.json ]; then
-  step "npm ci in tests/bench (ai-tokenizer, gpt-tokenizer, js-tiktoken, tiktoken; no install scripts)"
-  (cd tests/bench && npm ci --ignore-scripts --no-audit --no-fund --silent)
-fi
+# playwright-core (the browser driver); the pinned JS tokenizers, without their install scripts.
+npm_ci_if_changed tests/support
+npm_ci_if_changed tests/bench --ignore-scripts
 
 step "inputs (tests/bench/corpus.mjs -> $corpus)"
 # real.mjs reads dependency sources from cargo's registry: make sure they are unpacked.

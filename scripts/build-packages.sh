@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Builds every npm package under pkg/ (release), skipping each one that is
-# newer than everything it is built from. Neither package is committed.
-#   pkg/core/     ctxguard-core: the core's WebAssembly API (wasm-pack, then
-#                 core/npm/build.mjs: the Node entry, package.json, README),
-#                 packed as pkg/ctxguard-core-VERSION.tgz
+# Builds every npm package under pkg/ (release), skipping each one whose inputs
+# have not changed: a package records the SHA-256 of its inputs' contents (and
+# of the tool versions) in .inputs.sha256, so a fresh clone with old timestamps
+# never ships a stale package and touching a file without changing it rebuilds
+# nothing. Neither package is committed.
+#   pkg/core/     ctxguard-core: core's WebAssembly API (cargo + wasm-bindgen +
+#                 wasm-opt, then core/npm/build.mjs: the Node entries,
+#                 package.json, README) and its subpath ./documents (the
+#                 ctxguard-extract parsers, a .wasm of their own), packed as
+#                 pkg/ctxguard-core-VERSION.tgz
 #   pkg/toolbar/  ctxguard-toolbar: <ctxguard-toolbar> and <ctxguard-attachment-preview>
-#                 (web/ built twice: the elements, then the preview engine)
+#                 (web/: the elements; web/engine/: the preview engine the
+#                 preview's Worker runs), packed as pkg/ctxguard-toolbar-VERSION.tgz
 # Usage: scripts/build-packages.sh [--force] [NAME...]   (NAME: core, toolbar; default all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,33 +29,20 @@ for arg in "$@"; do
 done
 [ ${#names[@]} -gt 0 ] || names=(core toolbar)
 
-# stale OUTPUT SOURCE...: whether OUTPUT is missing or older than any file under the sources.
-stale() {
-  local out=$1
-  shift
-  [ "$force" = 1 ] || [ ! -f "$out" ] || [ -n "$(find "$@" -newer "$out" -type f -print -quit 2>/dev/null)" ]
+# inputs_hash PATH...: one SHA-256 over the contents and names of every file under the
+# paths (sorted), and the versions of the tools that turn them into a package.
+inputs_hash() {
+  {
+    find "$@" -type f -not -path '*/node_modules/*' -print0 | sort -z | xargs -0 sha256sum
+    rustc --version
+    wasm-bindgen --version
+    wasm-opt --version
+  } | sha256sum | cut -d' ' -f1
 }
 
-build_core() {
-  local out=pkg/core
-  local built=0
-  if stale "$out/ctxguard_core_bg.wasm" core/src core/build.rs core/Cargo.toml Cargo.toml Cargo.lock scripts/build-packages.sh; then
-    echo "==> pkg/core: wasm-pack build core --release --target web (about 2 minutes)" >&2
-    wasm-pack build core --release --target web --out-dir ../pkg/core --mode no-install
-    built=1
-  fi
-  # The package around the wasm: entries, package.json (the workspace's version), README.
-  if [ "$built" = 1 ] || stale "$out/node.js" core/npm "$out/ctxguard_core_bg.wasm"; then
-    local repository
-    repository=$(git remote get-url origin 2>/dev/null || true)
-    node core/npm/build.mjs "$out" ${repository:+--repository "$repository"}
-    # The tarball a user installs (pkg/ctxguard-core-VERSION.tgz); the example hosts install it.
-    rm -f pkg/ctxguard-core-*.tgz
-    (cd "$out" && npm pack --silent --pack-destination .. >/dev/null)
-    echo "==> $(ls pkg/ctxguard-core-*.tgz)" >&2
-  else
-    echo "==> pkg/core is up to date (--force rebuilds it)" >&2
-  fi
+# up_to_date OUT HASH: whether OUT was built from inputs with this HASH.
+up_to_date() {
+  [ "$force" = 0 ] && [ -f "$1/.inputs.sha256" ] && [ "$(cat "$1/.inputs.sha256")" = "$2" ]
 }
 
 # The features rustc's wasm32 target enables (the release profile strips the target_features
@@ -57,36 +50,75 @@ build_core() {
 WASM_FEATURES=(--enable-bulk-memory --enable-bulk-memory-opt --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 
-# wasm_module PROFILE OUT_DIR OUT_NAME WASM_OPT_FLAGS CARGO_ARGS...: builds web/ as a cdylib with
-# CARGO_ARGS, binds it for browsers (ES module + .wasm) and optimises it. Symbols are kept
-# for wasm-bindgen (it reads the target_features section) and dropped by wasm-opt.
+# wasm_module CRATE LIB PROFILE OUT_DIR OUT_NAME TS WASM_OPT_FLAGS CARGO_ARGS...: builds CRATE as a
+# cdylib for wasm32, binds it for browsers (ES module + .wasm; TS: with declarations or not)
+# and optimises it. Symbols are kept for wasm-bindgen (it reads the target_features
+# section) and dropped by wasm-opt.
 wasm_module() {
-  local profile=$1 dir=$2 name=$3 level=$4
-  shift 4
+  local crate=$1 lib=$2 profile=$3 dir=$4 name=$5 ts=$6 level=$7
+  shift 7
   CARGO_PROFILE_RELEASE_STRIP=false CARGO_PROFILE_RELEASE_WASM_STRIP=false \
-    cargo build -q -p ctxguard-web --lib --target wasm32-unknown-unknown --profile "$profile" "$@"
+    cargo build -q -p "$crate" --lib --target wasm32-unknown-unknown --profile "$profile" "$@"
   rm -rf "$dir"
-  wasm-bindgen --target web --no-typescript --out-dir "$dir" --out-name "$name" \
-    "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/ctxguard_web.wasm"
+  local typescript=--no-typescript
+  [ "$ts" = ts ] && typescript=
+  wasm-bindgen --target web $typescript --out-dir "$dir" --out-name "$name" \
+    "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/$lib.wasm"
   local opt
   read -ra opt <<<"$level"
   wasm-opt "${opt[@]}" "${WASM_FEATURES[@]}" "$dir/${name}_bg.wasm" -o "$dir/${name}_bg.wasm"
 }
 
+# The workspace's version (one for every crate and package).
+version=$(awk -F'"' '/^\[workspace.package\]/ { p = 1 } p && /^version *=/ { print $2; exit }' Cargo.toml)
+
+build_core() {
+  local out=pkg/core
+  local hash
+  hash=$(inputs_hash core/src core/build.rs core/Cargo.toml core/npm extract/src extract/Cargo.toml \
+    Cargo.toml Cargo.lock scripts/build-packages.sh)
+  if up_to_date "$out" "$hash"; then
+    echo "==> pkg/core is up to date (--force rebuilds it)" >&2
+    return
+  fi
+  echo "==> pkg/core: ctxguard-core for wasm32 (release, about 2 minutes)" >&2
+  rm -rf "$out"
+  wasm_module ctxguard-core ctxguard_core release "$out" ctxguard_core ts -O
+  echo "==> pkg/core/documents: ctxguard-extract's parsers (release)" >&2
+  wasm_module ctxguard-extract ctxguard_extract release "$out/documents" ctxguard_documents ts -O3 --features wasm
+  local repository
+  repository=$(git remote get-url origin 2>/dev/null || true)
+  node core/npm/build.mjs "$out" --version "$version" ${repository:+--repository "$repository"}
+  # The tarball a user installs (pkg/ctxguard-core-VERSION.tgz); the example hosts install it.
+  rm -f pkg/ctxguard-core-*.tgz
+  (cd "$out" && npm pack --silent --pack-destination .. >/dev/null)
+  echo "$hash" >"$out/.inputs.sha256"
+  echo "==> $(ls pkg/ctxguard-core-*.tgz)" >&2
+}
+
 build_toolbar() {
   local out=pkg/toolbar
-  if stale "$out/engine/ctxguard_preview_bg.wasm" web/src web/css web/js web/Cargo.toml core/src core/build.rs core/Cargo.toml Cargo.toml Cargo.lock scripts/build-packages.sh; then
-    echo "==> pkg/toolbar: the elements (ctxguard-web, size-optimised, no tokenizer)" >&2
-    mkdir -p "$out"
-    wasm_module release-wasm "$out/wasm" ctxguard_toolbar "-Oz --converge"
-    echo "==> pkg/toolbar: the preview engine (ctxguard-web --features engine: core's tokenizer)" >&2
-    wasm_module release "$out/engine" ctxguard_preview -O3 --no-default-features --features engine
-    cp web/js/ctxguard-toolbar.js web/js/package.json web/js/README.md "$out/"
-    # The declarations: core's wire types (defined once, shared with ctxguard-core), then the elements'.
-    { cat core/src/protocol/wire.d.ts; echo; cat web/js/ctxguard-toolbar.d.ts; } >"$out/ctxguard-toolbar.d.ts"
-  else
+  local hash
+  hash=$(inputs_hash web/src web/css web/js web/Cargo.toml web/engine core/src core/build.rs core/Cargo.toml \
+    extract/src extract/Cargo.toml Cargo.toml Cargo.lock scripts/build-packages.sh)
+  if up_to_date "$out" "$hash"; then
     echo "==> pkg/toolbar is up to date (--force rebuilds it)" >&2
+    return
   fi
+  rm -rf "$out"
+  mkdir -p "$out"
+  echo "==> pkg/toolbar: the elements (ctxguard-web, size-optimised, no parser, no tokenizer)" >&2
+  wasm_module ctxguard-web ctxguard_web release-wasm "$out/wasm" ctxguard_toolbar no-ts "-Oz --converge"
+  echo "==> pkg/toolbar: the preview engine (ctxguard-preview-engine: the parsers and core's tokenizer)" >&2
+  wasm_module ctxguard-preview-engine ctxguard_preview_engine release "$out/engine" ctxguard_preview no-ts -O3
+  cp web/js/ctxguard-toolbar.js web/js/preview-worker.js web/js/README.md "$out/"
+  sed "s/\"version\": \"[^\"]*\"/\"version\": \"$version\"/" web/js/package.json >"$out/package.json"
+  # The declarations: core's wire types (defined once, shared with ctxguard-core), then the elements'.
+  { cat core/src/protocol/wire.d.ts; echo; cat web/js/ctxguard-toolbar.d.ts; } >"$out/ctxguard-toolbar.d.ts"
+  rm -f pkg/ctxguard-toolbar-*.tgz
+  (cd "$out" && npm pack --silent --pack-destination .. >/dev/null)
+  echo "$hash" >"$out/.inputs.sha256"
+  echo "==> $(ls pkg/ctxguard-toolbar-*.tgz)" >&2
 }
 
 for name in "${names[@]}"; do

@@ -5,11 +5,11 @@ set -euo pipefail
 
 WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
-WASM_PACK_VERSION=0.15.1
 BINARYEN_VERSION=132.0.0
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-tools="${CTXGUARD_TOOLS:-$HOME/.cache/ctxguard/tools}"
+source "$root/scripts/env.sh"
+tools="$CTXGUARD_TOOLS"
 want_browser=1
 want_web_tools=1
 for arg in "$@"; do
@@ -55,10 +55,6 @@ if [ "$want_web_tools" = 1 ]; then
     step "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 4 minutes)"
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
   fi
-  if ! has_version wasm-pack "$WASM_PACK_VERSION"; then
-    step "cargo install wasm-pack $WASM_PACK_VERSION (about 5 minutes)"
-    cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
-  fi
   if ! has_version trunk "$TRUNK_VERSION"; then
     step "cargo install trunk $TRUNK_VERSION (about 11 minutes)"
     cargo install trunk --version "$TRUNK_VERSION" --locked
@@ -70,21 +66,12 @@ if [ "$want_web_tools" = 1 ]; then
   fi
 fi
 
-# npm ci DIR (from its lock file) unless DIR/node_modules is already as the lock file says.
-npm_ci_if_stale() {
-  local dir="$root/$1"
-  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-    step "npm ci in $1 ($2)"
-    (cd "$dir" && npm ci --silent --no-audit --no-fund)
-  fi
-}
-
 # The one browser driver of the Node test runners (playwright-core over Debian's Chromium).
 if [ "$want_browser" = 1 ]; then
-  npm_ci_if_stale tests/support "playwright-core"
+  npm_ci_if_changed "$root/tests/support"
 fi
 # The npm package's hosts: TypeScript for the declarations check, Vite and webpack for the bundler builds.
 if [ "$want_web_tools" = 1 ]; then
-  npm_ci_if_stale tests/wasm-host "typescript"
-  npm_ci_if_stale tests/npm-bundlers "vite, webpack"
+  npm_ci_if_changed "$root/tests/wasm-host"
+  npm_ci_if_changed "$root/tests/npm-bundlers"
 fi

@@ -1,50 +1,117 @@
 #!/usr/bin/env bash
-# Runs every test of the project: installs what is missing, then lint, native
-# tests, the wasm32 build, the conformance runner, and the browser suites.
-set -euo pipefail
+# Runs every test of the project: installs what is missing (scripts/setup.sh),
+# then each suite in turn, whatever the ones before it did:
+#   lint     cargo fmt, clippy (native, and wasm32 for every crate that ships to
+#            browsers), the TypeScript contract check;
+#   cargo    cargo test --workspace (unit, property, conformance and fuzz-replay tests);
+#   tests/*  every folder with a run.sh (browser suites, npm hosts, examples).
+# One line per suite (PASS/FAIL, its count, its seconds), then
+# `total: N passed, M failed`; exits non-zero when any suite failed. Each suite's
+# count comes from its own output (cargo's `test result:` lines, the runners'
+# `N passed, M failed` lines), read once the suite has ended.
+#
+#   bash scripts/test.sh                 # everything
+#   bash scripts/test.sh --only cargo    # one suite: lint, cargo, or a folder of tests/ (e2e, elements, …)
+set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/env.sh
-log=$(mktemp -t ctxguard-test.XXXXXX)
-exec > >(tee -a "$log") 2>&1
-bash scripts/setup.sh
 
-step() { printf '\n==> %s\n' "$*"; }
-
-step "cargo fmt --check"
-cargo fmt --all -- --check
-# The cargo-fuzz crate is a workspace of its own (nightly only); its target files are checked here.
-rustfmt --edition 2021 --check fuzz/fuzz_targets/*.rs
-
-step "cargo clippy (native, all targets)"
-cargo clippy --workspace --all-targets -- -D warnings
-
-step "cargo test (native: unit, property and conformance tests; fuzz/checks replays the fuzz corpus and regressions)"
-cargo test --workspace
-
-step "cargo clippy (wasm32: ctxguard-core with its JS facade, the toolbar, the preview engine)"
-cargo clippy -p ctxguard-core --target wasm32-unknown-unknown -- -D warnings
-cargo clippy -p ctxguard-web --target wasm32-unknown-unknown -- -D warnings
-cargo clippy -p ctxguard-web --target wasm32-unknown-unknown --no-default-features --features engine -- -D warnings
-
-step "scripts/check-contracts.sh (every wire contract is core's)"
-bash scripts/check-contracts.sh
-
-step "ctxguard conformance tests/conformance/vectors.jsonl"
-cargo run -q -p ctxguard-cli --release -- conformance tests/conformance/vectors.jsonl
-
-# Browser suites (wasm-pack tests, the npm package host page, toolbar DOM and end-to-end tests).
-for suite in tests/*/run.sh; do
-  [ -f "$suite" ] || continue
-  step "$suite"
-  bash "$suite"
+only=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only)
+      only=${2:-}
+      [ -n "$only" ] || { echo "test.sh: --only takes a suite: lint, cargo, or a folder of tests/" >&2; exit 2; }
+      shift 2
+      ;;
+    *) echo "test.sh: unknown option $1 (expected --only NAME)" >&2; exit 2 ;;
+  esac
 done
 
-# One closing tally over every runner above (cargo's "test result" lines and the browser
-# suites' "N passed, M failed" lines).
-awk '
-  /^test result: / { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;/) p += $i; if ($(i+1) ~ /^failed;/) f += $i } }
-  /^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 }
-  END { printf "\ntotal: %d passed, %d failed\n", p, f }
-' "$log"
-rm -f "$log"
+suites=(lint cargo)
+for run in tests/*/run.sh; do
+  [ -f "$run" ] && suites+=("$(basename "$(dirname "$run")")")
+done
+if [ -n "$only" ] && ! printf '%s\n' "${suites[@]}" | grep -qx -- "$only"; then
+  echo "test.sh: no suite named $only (suites: ${suites[*]})" >&2
+  exit 2
+fi
+
+bash scripts/setup.sh || { echo "test.sh: setup failed" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ctxguard-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The lint steps, each a pass or a failure of its own; all run.
+lint() {
+  local passed=0 failed=0
+  check() {
+    local what=$1
+    shift
+    printf '\n--> %s\n' "$what"
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
+  }
+  check "cargo fmt --check" cargo fmt --all -- --check
+  # The cargo-fuzz crate is a workspace of its own (nightly only); its target files are checked here.
+  check "rustfmt fuzz/fuzz_targets" rustfmt --edition 2021 --check fuzz/fuzz_targets/*.rs
+  check "cargo clippy (native, all targets)" cargo clippy --workspace --all-targets -- -D warnings
+  check "cargo clippy (wasm32: ctxguard-core and its JS facade)" \
+    cargo clippy -p ctxguard-core --target wasm32-unknown-unknown -- -D warnings
+  check "cargo clippy (wasm32: ctxguard-extract and ctxguard-core/documents)" \
+    cargo clippy -p ctxguard-extract --target wasm32-unknown-unknown --features wasm -- -D warnings
+  check "cargo clippy (wasm32: the toolbar, its DOM tests and the preview engine)" \
+    cargo clippy -p ctxguard-web -p ctxguard-preview-engine --target wasm32-unknown-unknown --features ctxguard-web/local-preview --all-targets -- -D warnings
+  check "scripts/check-contracts.sh (the TypeScript side of the wire types)" bash scripts/check-contracts.sh
+  echo "$passed passed, $failed failed"
+  [ "$failed" = 0 ]
+}
+
+suite_command() {
+  case "$1" in
+    lint) lint ;;
+    cargo) cargo test --workspace --no-fail-fast ;;
+    *) bash "tests/$1/run.sh" ;;
+  esac
+}
+
+# The e2e and examples suites start the relay: one binary, built once here (the debug build
+# cargo test made), copied so that later builds sharing the target dir cannot replace it.
+if [ -z "$only" ] || [ "$only" = e2e ] || [ "$only" = examples ]; then
+  if cargo build -q -p ctxguard-cli; then
+    mkdir -p "$work/bin"
+    cp "$CARGO_TARGET_DIR/debug/ctxguard" "$work/bin/ctxguard"
+    export CTXGUARD_BIN="$work/bin/ctxguard"
+  fi
+fi
+
+summary=()
+total_passed=0
+total_failed=0
+any_failed=0
+for name in "${suites[@]}"; do
+  [ -n "$only" ] && [ "$name" != "$only" ] && continue
+  printf '\n==> %s\n' "$name"
+  log="$work/$name.log"
+  started=$(date +%s)
+  suite_command "$name" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  seconds=$(($(date +%s) - started))
+  # The suite has ended and tee has exited: its log is complete.
+  read -r passed failed < <(awk '
+    /^test result: / { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;/) p += $i; if ($(i+1) ~ /^failed;/) f += $i } }
+    /^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 }
+    END { printf "%d %d\n", p, f }
+  ' "$log")
+  if [ "$status" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi
+  verdict=PASS
+  if [ "$status" != 0 ] || [ "$failed" != 0 ]; then verdict=FAIL; any_failed=1; fi
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed))
+  summary+=("$(printf '%-4s  %-14s %6d passed %4d failed %6ss' "$verdict" "$name" "$passed" "$failed" "$seconds")")
+done
+
+printf '\n'
+printf '%s\n' "${summary[@]}"
+printf '\ntotal: %d passed, %d failed\n' "$total_passed" "$total_failed"
+exit "$any_failed"

@@ -1,5 +1,6 @@
-// Turns wasm-pack's `--target web` output in pkg/core/ into the ctxguard-core
-// npm package (scripts/build-packages.sh runs it after wasm-pack):
+// Turns wasm-bindgen's `--target web` output in pkg/core/ (core) and
+// pkg/core/documents/ (the parsers of ctxguard-extract) into the ctxguard-core
+// npm package (scripts/build-packages.sh runs it after wasm-bindgen):
 //   - ctxguard_core.js, the browser and bundler entry: wasm-bindgen's glue,
 //     whose `init()` fetches `./ctxguard_core_bg.wasm` through
 //     `new URL(…, import.meta.url)` (Vite, webpack 5, Rollup and Parcel follow
@@ -10,12 +11,14 @@
 //     3 ms per megabyte, more before the JIT has compiled it);
 //   - node.js, the Node entry (`import` and `require`): the same glue,
 //     instantiated synchronously from the file on import;
+//   - documents/ctxguard_documents.js and documents/node.js, the subpath
+//     `ctxguard-core/documents` (`parseDocument`), patched and wrapped the same way;
 //   - package.json from core/npm/package.json with the workspace's version,
 //     README.md from core/npm/README.md.
 // Every patch must apply exactly as written: a wasm-bindgen upgrade that
 // changes the glue fails the build here, not in a user's app.
 //
-// Usage: node core/npm/build.mjs PKG_DIR [--repository URL]
+// Usage: node core/npm/build.mjs PKG_DIR --version X.Y.Z [--repository URL]
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +28,9 @@ const args = process.argv.slice(2);
 const pkg = resolve(args[0] ?? join(here, "../../pkg/core"));
 const repoAt = args.indexOf("--repository");
 const repository = repoAt >= 0 ? args[repoAt + 1] : undefined;
+const versionAt = args.indexOf("--version");
+const version = versionAt >= 0 ? args[versionAt + 1] : undefined;
+if (!version) throw new Error("build.mjs: --version X.Y.Z is required (the workspace's version)");
 
 /** Replaces `from` in `text` exactly `count` times, or stops the build. */
 function replaceExactly(text, from, to, count, what) {
@@ -36,16 +42,17 @@ function replaceExactly(text, from, to, count, what) {
 }
 
 // The glue: not ready until init() or initSync() has run.
-const gluePath = join(pkg, "ctxguard_core.js");
-let glue = readFileSync(gluePath, "utf8");
-if (!glue.includes("const NOT_READY")) {
+/** Patches one wasm-bindgen glue file in place (idempotent). */
+function patchGlue(gluePath, wasmName, packageName) {
+  let glue = readFileSync(gluePath, "utf8");
+  if (glue.includes("const NOT_READY")) return;
   glue = replaceExactly(
     glue,
     "let wasmModule, wasmInstance, wasm;",
     `/** Stands for the wasm exports until init() has run: any use throws an Error saying what to do. */
 const NOT_READY = new Proxy({}, {
     get() {
-        throw new Error("ctxguard-core is not ready: call \`await init()\` (the package's default export) once before using its API; in Node the package is ready on import");
+        throw new Error("${packageName} is not ready: call \`await init()\` (the module's default export) once before using its API; in Node it is ready on import");
     },
 });
 let wasmModule, wasmInstance, wasm = NOT_READY;`,
@@ -99,13 +106,16 @@ let wasmModule, wasmInstance, wasm = NOT_READY;`,
   // A relative URL ("./"): the form every bundler recognises as an asset to emit.
   glue = replaceExactly(
     glue,
-    "new URL('ctxguard_core_bg.wasm', import.meta.url)",
-    "new URL('./ctxguard_core_bg.wasm', import.meta.url)",
+    `new URL('${wasmName}', import.meta.url)`,
+    `new URL('./${wasmName}', import.meta.url)`,
     1,
     "the .wasm's URL",
   );
   writeFileSync(gluePath, glue);
 }
+
+patchGlue(join(pkg, "ctxguard_core.js"), "ctxguard_core_bg.wasm", "ctxguard-core");
+patchGlue(join(pkg, "documents", "ctxguard_documents.js"), "ctxguard_documents_bg.wasm", "ctxguard-core/documents");
 
 writeFileSync(
   join(pkg, "node.js"),
@@ -122,14 +132,27 @@ export { default } from "./ctxguard_core.js";
 `,
 );
 
-// package.json: the committed template, with the version wasm-pack took from the workspace.
-const generated = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+writeFileSync(
+  join(pkg, "documents", "node.js"),
+  `// The Node entry of ctxguard-core/documents: the parsers' glue, instantiated
+// synchronously from the .wasm beside it, so parseDocument is ready on import.
+import { readFileSync } from "node:fs";
+import { initSync } from "./ctxguard_documents.js";
+
+initSync({ module: readFileSync(new URL("./ctxguard_documents_bg.wasm", import.meta.url)) });
+
+export * from "./ctxguard_documents.js";
+export { default } from "./ctxguard_documents.js";
+`,
+);
+
+// package.json: the committed template, with the workspace's version.
 const template = JSON.parse(readFileSync(join(here, "package.json"), "utf8"));
-const manifest = { name: template.name, version: generated.version, ...template };
+const manifest = { name: template.name, version, ...template };
 if (repository) manifest.repository = { type: "git", url: repository, directory: "core" };
 writeFileSync(join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
 copyFileSync(join(here, "README.md"), join(pkg, "README.md"));
-// wasm-pack's own leftovers that the package does not ship.
-for (const name of [".gitignore", "ctxguard_core_bg.wasm.d.ts"]) rmSync(join(pkg, name), { force: true });
+// wasm-bindgen's declarations of the raw exports, which the package does not ship.
+for (const name of ["ctxguard_core_bg.wasm.d.ts", "documents/ctxguard_documents_bg.wasm.d.ts"]) rmSync(join(pkg, name), { force: true });
 console.error(`build.mjs: ${pkg} is the ctxguard-core ${manifest.version} package`);

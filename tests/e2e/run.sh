@@ -25,10 +25,15 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/ctxguard-e2e.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-echo "==> ctxguard (release)"
-cargo build -q --release -p ctxguard-cli
-# A private copy: other builds sharing the target dir may replace the binary meanwhile.
-cp "$CARGO_TARGET_DIR/release/ctxguard" "$work/ctxguard"
+# The relay: the binary scripts/test.sh built once (CTXGUARD_BIN), else a build of our own
+# (a private copy: other builds sharing the target dir may replace the binary meanwhile).
+if [ -n "${CTXGUARD_BIN:-}" ]; then
+  cp "$CTXGUARD_BIN" "$work/ctxguard"
+else
+  echo "==> ctxguard"
+  cargo build -q -p ctxguard-cli
+  cp "$CARGO_TARGET_DIR/debug/ctxguard" "$work/ctxguard"
+fi
 
 dist="${E2E_DIST:-}"
 if [ -z "$dist" ]; then
@@ -41,10 +46,7 @@ if [ -z "$dist" ]; then
   fi
 fi
 
-if [ ! -f tests/support/node_modules/playwright-core/package.json ]; then
-  echo "==> npm ci in tests/support (playwright-core)"
-  (cd tests/support && npm ci --no-audit --no-fund --loglevel=error)
-fi
+npm_ci_if_changed tests/support
 
 shot="$work/toolbar.png"
 [ "${UPDATE_SCREENSHOT:-}" = 1 ] && shot="$root/docs/toolbar.png" && mkdir -p docs

@@ -12,6 +12,13 @@ const FILES = `
 `;
 
 const LONG = "The quick brown fox jumps over the lazy dog. ".repeat(300);
+/** A valid 1×1 PNG (Pillow's own encoding of one red pixel). */
+const PNG_1X1 = [
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
+  0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41,
+  0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0, 0x1f, 0x00, 0x05, 0x00, 0x01, 0xff, 0x89, 0x99, 0x3d, 0x1d, 0x00, 0x00,
+  0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
 
 export async function previewChecks(h, check) {
   await check("the tokenizer module loads only when files are first given", () =>
@@ -35,14 +42,14 @@ export async function previewChecks(h, check) {
     h.with(async ({ page }) => {
       await page.evaluate(FILES);
       const out = await page.evaluate(
-        async ([long]) => {
+        async ([long, png]) => {
           const pv = t.add('<ctxguard-attachment-preview limit="400"></ctxguard-attachment-preview>');
           const events = [];
           document.addEventListener("ctxguard-preview", (e) => events.push({ detail: e.detail, bubbles: e.bubbles, composed: e.composed }));
           const files = [
             ["short.txt", "hello world", "text/plain"],
             ["long.log", long, "text/plain"],
-            ["<img src=x onerror=window.__xss=1>.png", [0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3], "image/png"],
+            ["<img src=x onerror=window.__xss=1>.png", png, "image/png"],
             ["blob.bin", [0xff, 0xfe, 0, 1], ""],
           ].map(mkfile);
           const report = await pv.previewFiles(files);
@@ -53,6 +60,7 @@ export async function previewChecks(h, check) {
             tokens: r.querySelector('[data-field="tokens"]').textContent,
             allocation: r.querySelector('[data-field="allocation"]').textContent,
             text: r.textContent,
+            code: r.querySelector('[data-testid="ctxguard-attachment-error"]')?.dataset.code ?? null,
           }));
           return {
             report,
@@ -65,10 +73,14 @@ export async function previewChecks(h, check) {
             xss: window.__xss ?? null,
           };
         },
-        [LONG],
+        [LONG, PNG_1X1],
       );
       const { report, rows } = out;
-      assert(same(rows.map((r) => r.state), ["fits", "cut", "image", "binary"]), JSON.stringify(rows));
+      assert(same(rows.map((r) => r.state), ["fits", "cut", "image", "rejected"]), JSON.stringify(rows));
+      // An unknown extension whose bytes libmagic calls data: the backend's refusal, word for word.
+      const refusal = report.attachments[3].error;
+      assert(refusal.code === "unrecognized_type" && refusal.message === "Unrecognized file type: .bin (detected MIME: application/octet-stream)", JSON.stringify(refusal));
+      assert(rows[3].code === "unrecognized_type" && rows[3].text.includes("Unrecognized file type") && rows[3].text.includes("Please upload documents, images, or text files"), rows[3].text);
       assert(same(rows.map((r) => r.id), ["1", "2", "3", "4"]), JSON.stringify(rows));
       const [a, b] = report.attachments;
       assert(rows[0].tokens === String(a.tokens) && rows[1].allocation === b.allocation.toLocaleString("en-US"), JSON.stringify([rows[0], a]));
@@ -81,7 +93,7 @@ export async function previewChecks(h, check) {
       assert(out.rendered.includes("[Attachment: short.txt | ID: 1 | Type: text/plain | Size: 11 bytes"), out.rendered.slice(0, 300));
       assert(out.rendered.includes("[Image Attachment: <img src=x onerror=window.__xss=1>.png | ID: 3 | Type: image/png"), "image header");
       assert(out.rendered.includes("Truncated: yes"), "the cut is annotated");
-      assert(out.summary === `Block: ${report.block_tokens_before.toLocaleString("en-US")} → ${report.block_tokens_after.toLocaleString("en-US")} tokens · 1 cut`, out.summary);
+      assert(out.summary === `Block: ${report.block_tokens_before.toLocaleString("en-US")} → ${report.block_tokens_after.toLocaleString("en-US")} tokens · 1 cut · 1 refused`, out.summary);
       assert(out.events.length === 1 && same(out.events[0].detail, report) && out.events[0].bubbles && out.events[0].composed, JSON.stringify(out.events.length));
       assert(same(out.property, report), "the report property");
       assert(out.injected === 0 && out.xss === null, "file names are text");
@@ -138,8 +150,8 @@ export async function previewChecks(h, check) {
         zone.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
       });
       await until("the dropped file", async () => page.evaluate(() => t.all(pv2, "ctxguard-attachment-row").length === 1), 15000, 50);
-      const dropped = await page.evaluate(() => [window.dragging, t.q(pv2, "ctxguard-dropzone").classList.contains("dragging"), pv2.report.attachments[0].name]);
-      assert(same(dropped, [true, false, "dropped.txt"]), JSON.stringify(dropped));
+      const dropped = await page.evaluate(() => [window.dragging, t.q(pv2, "ctxguard-dropzone").classList.contains("dragging"), pv2.report.attachments[0].name, pv2.files.map((f) => f.name)]);
+      assert(same(dropped, [true, false, "dropped.txt", ["dropped.txt"]]), `the files property follows the drop: ${JSON.stringify(dropped)}`);
     }),
   );
 
@@ -195,6 +207,59 @@ export async function previewChecks(h, check) {
       }, LONG);
       assert(out.title === "附件预算预览" && out.cut.includes("将被截断"), JSON.stringify(out));
       assert(out.width === 320 && out.over.length === 0 && out.table, JSON.stringify(out));
+    }),
+  );
+
+  await check("progress bars and ctxguard-preview-progress while a file is read; a file over max-upload-bytes gets the backend's refusal unread", () =>
+    h.with(async ({ page }) => {
+      await page.evaluate(FILES);
+      const out = await page.evaluate(async () => {
+        const pv = t.add('<ctxguard-attachment-preview max-upload-bytes="4194304"></ctxguard-attachment-preview>');
+        const progress = [];
+        pv.addEventListener("ctxguard-preview-progress", (e) => progress.push({ ...e.detail, bubbles: e.bubbles, composed: e.composed }));
+        let bar = null;
+        const observer = new MutationObserver(() => {
+          const b = t.q(pv, "ctxguard-preview-progress");
+          if (b && !bar) bar = { role: b.getAttribute("role"), now: b.getAttribute("aria-valuenow"), max: b.getAttribute("aria-valuemax") };
+        });
+        observer.observe(pv.shadowRoot, { subtree: true, childList: true, attributes: true });
+        const big = new File([new Uint8Array(3_000_000).fill(0x61)], "big.log", { type: "text/plain" });
+        const huge = new File([new Uint8Array(5_000_000)], "huge.txt", { type: "text/plain" });
+        const report = await pv.previewFiles([big, huge]);
+        observer.disconnect();
+        return { progress, bar, rows: report.attachments.map((r) => [r.state, r.error?.code ?? null, r.error?.message ?? null]) };
+      });
+      assert(out.bar && out.bar.role === "progressbar" && out.bar.max === "100" && out.bar.now !== null, JSON.stringify(out.bar));
+      const first = out.progress.filter((p) => p.file_index === 0);
+      assert(first.length >= 2 && first.at(-1).done_bytes === 3_000_000 && first.at(-1).total_bytes === 3_000_000, JSON.stringify(first));
+      assert(out.progress.every((p) => p.bubbles && p.composed), "bubbling, composed");
+      // 3 MB of one line: over MAX_EXTRACTED_TEXT_LENGTH, so the backend keeps only part of it.
+      assert(same(out.rows, [["truncated-on-upload", null, null], ["rejected", "file_too_large", "File size exceeds maximum limit (4.0 MB)"]]), JSON.stringify(out.rows));
+    }),
+  );
+
+  await check("Cancel stops a running preview: no ctxguard-preview, previewFiles resolves to null, the next pick works", () =>
+    h.with(async ({ page }) => {
+      const out = await page.evaluate(async () => {
+        const pv = t.add("<ctxguard-attachment-preview></ctxguard-attachment-preview>");
+        let reports = 0;
+        pv.addEventListener("ctxguard-preview", () => reports++);
+        const file = new File([new Uint8Array(60_000_000).fill(0x62)], "slow.log", { type: "text/plain" });
+        const started = new Promise((r) => pv.addEventListener("ctxguard-preview-progress", r, { once: true }));
+        const pending = pv.previewFiles([file]);
+        await started;
+        const t0 = performance.now();
+        t.q(pv, "ctxguard-preview-cancel").click();
+        const result = await pending;
+        const took = performance.now() - t0;
+        await t.settle();
+        const cancelled = !!t.q(pv, "ctxguard-preview-cancelled");
+        const again = await pv.previewFiles([new File(["after the cancel"], "next.txt", { type: "text/plain" })]);
+        return { result, took, reports, cancelled, again: again?.attachments.map((r) => r.state) };
+      });
+      assert(out.result === null && out.cancelled, JSON.stringify(out));
+      assert(out.took < 100, `cancelled within 100 ms (${out.took.toFixed(1)} ms)`);
+      assert(out.reports === 1 && same(out.again, ["fits"]), JSON.stringify(out));
     }),
   );
 }

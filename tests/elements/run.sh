@@ -17,9 +17,7 @@ for tool in cargo wasm-bindgen wasm-opt node npm "${CHROMIUM:-/usr/bin/chromium}
 done
 
 bash scripts/build-packages.sh toolbar
-if [ ! -f tests/support/node_modules/playwright-core/package.json ]; then
-  (cd tests/support && npm ci --no-audit --no-fund --loglevel=error)
-fi
+npm_ci_if_changed tests/support
 
 echo "==> toolbar package size"
 node tests/elements/size.mjs

@@ -1,7 +1,8 @@
 // Sizes of the toolbar package as browsers download it: the toolbar's first
-// load (entry, bindings, module: no tokenizer) and what the attachment
-// preview adds the first time it is given files (the engine: core's
-// tokenizer). Raw, gzip -9 and brotli -q 11 bytes.
+// load (entry, bindings, module: no parser, no tokenizer) and what the
+// attachment preview adds the first time it is given files (its worker and
+// the engine: the document parsers and core's tokenizer). Raw, gzip -9 and
+// brotli -q 11 bytes.
 //
 // Usage: node tests/elements/size.mjs [--pkg pkg/toolbar] [--write BENCHMARKS.md]
 // With --write, replaces only the section between <!-- toolbar-size:begin -->
@@ -16,7 +17,7 @@ import { option } from "../support/net.mjs";
 export const TOOLBAR_BUDGET_BYTES = 200_000;
 
 const TOOLBAR_FILES = ["ctxguard-toolbar.js", "wasm/ctxguard_toolbar.js", "wasm/ctxguard_toolbar_bg.wasm"];
-const PREVIEW_FILES = ["engine/ctxguard_preview.js", "engine/ctxguard_preview_bg.wasm"];
+const PREVIEW_FILES = ["preview-worker.js", "engine/ctxguard_preview.js", "engine/ctxguard_preview_bg.wasm"];
 
 function sizeOf(pkg, file) {
   const bytes = readFileSync(join(pkg, file));
@@ -57,8 +58,9 @@ export function section(sizes) {
     "`pkg/toolbar/` (npm `ctxguard-toolbar`) as browsers download it, measured by",
     "`node tests/elements/size.mjs --write BENCHMARKS.md` after `scripts/build-packages.sh toolbar`",
     "(gzip -9 and brotli -q 11 by Node's zlib; 1 KB = 1000 bytes). The toolbar's module has no",
-    "tokenizer; the preview's engine (core's tokenizer, block composition and preview pass) loads",
-    `the first time the preview element is given files. Budget for the toolbar: ${kb(TOOLBAR_BUDGET_BYTES)} brotli.`,
+    "parser and no tokenizer; the preview's worker and engine (the document parsers, core's tokenizer,",
+    "block composition and preview pass) load the first time the preview element is given files.",
+    `Budget for the toolbar: ${kb(TOOLBAR_BUDGET_BYTES)} brotli.`,
     "",
     "| what | file | raw | gzip | brotli |",
     "| --- | --- | ---: | ---: | ---: |",

@@ -20,22 +20,20 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ctxguard-examples.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 bash scripts/build-packages.sh toolbar
-echo "==> ctxguard (release)"
-cargo build -q --release -p ctxguard-cli
-cp "$CARGO_TARGET_DIR/release/ctxguard" "$work/ctxguard"
-
-echo "==> examples/react: npm ci (when its lock file is newer), tsc --noEmit, vite build"
-(
-  cd examples/react
-  # After the package build: the lock links ctxguard-toolbar to ../../pkg/toolbar.
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm ci --no-audit --no-fund --loglevel=error
-  fi
-  npm run --silent build
-)
-if [ ! -f tests/support/node_modules/playwright-core/package.json ]; then
-  (cd tests/support && npm ci --no-audit --no-fund --loglevel=error)
+# The relay: the binary scripts/test.sh built once (CTXGUARD_BIN), else a build of our own.
+if [ -n "${CTXGUARD_BIN:-}" ]; then
+  cp "$CTXGUARD_BIN" "$work/ctxguard"
+else
+  echo "==> ctxguard"
+  cargo build -q -p ctxguard-cli
+  cp "$CARGO_TARGET_DIR/debug/ctxguard" "$work/ctxguard"
 fi
+
+echo "==> examples/react: npm ci (when its lock file changed), tsc --noEmit, vite build"
+# After the package build: the lock links ctxguard-toolbar to ../../pkg/toolbar.
+npm_ci_if_changed examples/react
+(cd examples/react && npm run --silent build)
+npm_ci_if_changed tests/support
 
 shot=()
 [ "${UPDATE_SCREENSHOT:-}" = 1 ] && shot=(--screenshot "$root/docs/react-example.png")

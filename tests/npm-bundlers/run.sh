@@ -12,9 +12,7 @@ source scripts/env.sh
 
 bash scripts/build-packages.sh core || { echo "npm-bundlers: the package did not build"; echo "0 passed, 1 failed"; exit 1; }
 for dir in "$here" tests/support; do
-  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-    (cd "$dir" && npm ci --silent --no-audit --no-fund) || { echo "FAIL npm ci in $dir"; echo "0 passed, 1 failed"; exit 1; }
-  fi
+  npm_ci_if_changed "$dir" || { echo "FAIL npm ci in $dir"; echo "0 passed, 1 failed"; exit 1; }
 done
 tarball=$(ls "$root"/pkg/ctxguard-core-*.tgz)
 echo "--> npm install --no-save --offline $(basename "$tarball")"

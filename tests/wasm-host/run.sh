@@ -2,8 +2,8 @@
 # The browser suite of the npm package (issues 3 and 10):
 #   1. builds pkg/core/ and its tarball (release) with scripts/build-packages.sh, which
 #      skips an up-to-date one, and installs the tarball into tests/wasm-host/node_modules;
-#   2. wasm-pack tests in headless Chromium: every public vector through the
-#      core entry points, plus the JS-facing layer (core/tests/wasm.rs);
+#   2. wasm-bindgen tests in headless Chromium (cargo's wasm32 runner): every public
+#      vector through the core entry points, plus the JS-facing layer (core/tests/wasm.rs);
 #   3. the TypeScript check of a host using every export (tsc --noEmit, strict, with
 #      bundler and with Node resolution), and no `any` in the public declarations;
 #   4. the host page test: tests/wasm-host/index.html in headless Chromium (tests/support),
@@ -35,14 +35,12 @@ if ! bash scripts/build-packages.sh core $([ "$rebuild" = 1 ] && echo --force); 
   exit 1
 fi
 
-step "wasm-pack test --headless --chrome (core/tests/wasm.rs)"
-wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install core --test wasm ||
-  fail "wasm-pack test"
+step "cargo test --target wasm32-unknown-unknown -p ctxguard-core --test wasm (headless Chromium)"
+cargo test -q -p ctxguard-core --target wasm32-unknown-unknown --test wasm ||
+  fail "core's wasm tests"
 
 step "install the packed tarball into tests/wasm-host (typescript from the lock file)"
-if [ ! -d "$here/node_modules" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
-  (cd "$here" && npm ci --silent --no-audit --no-fund) || fail "npm ci in tests/wasm-host"
-fi
+npm_ci_if_changed "$here" || fail "npm ci in tests/wasm-host"
 tarball=$(ls pkg/ctxguard-core-*.tgz)
 (cd "$here" && npm install --no-save --offline --no-audit --no-fund --silent "$root/$tarball") || fail "install of $tarball"
 
@@ -57,9 +55,7 @@ else
 fi
 
 step "host page test in headless Chromium (tests/wasm-host/index.html), 3 fresh page loads"
-if [ ! -d tests/support/node_modules ]; then
-  (cd tests/support && npm ci --silent --no-audit --no-fund) || fail "npm ci in tests/support"
-fi
+npm_ci_if_changed tests/support || fail "npm ci in tests/support"
 node "$here/run.mjs" --runs 3 || fail "host page test"
 
 step "package size"

@@ -65,19 +65,49 @@ export interface ToolbarState {
   attachment_budget: AttachmentBudget;
 }
 
+/** The backend's refusal of an upload (its error code, which Wegent localises, and its message). */
+export interface PreviewError {
+  code: "unsupported_type" | "unrecognized_type" | "parse_failed" | "encrypted_pdf" | "legacy_doc" | "legacy_ppt" | "legacy_xls" | "file_too_large";
+  message: string;
+}
+
+/** How much of a document the backend keeps once its text is over MAX_EXTRACTED_TEXT_LENGTH. */
+export interface UploadTruncation {
+  /** The smart truncation's summary (which pages, rows or paragraphs are kept). */
+  summary_message: string;
+  original_length: number;
+  truncated_length: number;
+}
+
+/** What one row says (`data-state`). */
+export type PreviewRowState = "fits" | "cut" | "image" | "binary" | "rejected" | "truncated-on-upload" | "scanned";
+
 /** What becomes of one attachment. */
 export interface PreviewRow {
   attachment_id: number;
   name: string;
   mime_type: string | null;
   size_bytes: number;
-  state: "fits" | "cut" | "image" | "binary" | "too-large";
+  state: PreviewRowState;
+  /** The backend's refusal, for rejected files. */
+  error: PreviewError | null;
+  /** Set when the backend keeps only part of the file. */
+  upload_truncation: UploadTruncation | null;
   inlined: "text" | "image" | "header" | "nothing";
+  /** Characters of text the backend stores. */
+  stored_chars: number;
   injected_chars: number;
   capped: boolean;
   tokens: number;
   allocation: number;
   truncated: boolean;
+}
+
+/** The detail of `ctxguard-preview-progress`: bytes of one file read so far. */
+export interface PreviewProgress {
+  file_index: number;
+  done_bytes: number;
+  total_bytes: number;
 }
 
 /** The detail of `ctxguard-preview`: the block as the server will inject it. */
@@ -93,6 +123,7 @@ export interface PreviewReport {
 export type ToolbarChangeEvent = CustomEvent<ToolbarState>;
 export type ToolbarCompactionEvent = CustomEvent<ContextCompaction>;
 export type AttachmentPreviewEvent = CustomEvent<PreviewReport>;
+export type AttachmentPreviewProgressEvent = CustomEvent<PreviewProgress>;
 
 export interface CtxguardToolbarEventMap extends HTMLElementEventMap {
   "ctxguard-change": ToolbarChangeEvent;
@@ -101,6 +132,7 @@ export interface CtxguardToolbarEventMap extends HTMLElementEventMap {
 
 export interface CtxguardAttachmentPreviewEventMap extends HTMLElementEventMap {
   "ctxguard-preview": AttachmentPreviewEvent;
+  "ctxguard-preview-progress": AttachmentPreviewProgressEvent;
 }
 
 /** `<ctxguard-toolbar>`. */
@@ -129,10 +161,12 @@ export declare class CtxguardToolbarElement extends HTMLElement {
 
 /** `<ctxguard-attachment-preview>`. */
 export declare class CtxguardAttachmentPreviewElement extends HTMLElement {
-  /** The files last given through this property or `previewFiles`; setting it previews them. */
+  /** The files the preview lists (given, picked or dropped), in order; setting it previews them. */
   files: File[];
-  /** Previews `files` instead of the current ones; resolves to the report (null for none). */
+  /** Previews `files` instead of the current ones; resolves to the report (null for none, or when cancelled). */
   previewFiles(files: FileList | File[]): Promise<PreviewReport | null>;
+  /** Cancels the running preview: its promise resolves to null and no `ctxguard-preview` follows. */
+  cancel(): void;
   /** The latest report (null before the first). */
   readonly report: PreviewReport | null;
   addEventListener<K extends keyof CtxguardAttachmentPreviewEventMap>(
@@ -176,6 +210,10 @@ export interface CtxguardAttachmentPreviewAttributes {
   lang?: string;
   /** Id of a `<ctxguard-toolbar>` to take `model` and the budget from. */
   for?: string;
+  /** The backend's upload cap in bytes (default 104857600): larger files get its refusal, unread. */
+  "max-upload-bytes"?: number | string;
+  /** The backend's MAX_EXTRACTED_TEXT_LENGTH (default 500000). */
+  "max-text-length"?: number | string;
   theme?: "light" | "dark";
 }
 
