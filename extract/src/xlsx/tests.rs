@@ -1,0 +1,1 @@
+//! Workbooks built in memory: values, layouts and hostile inputs.
