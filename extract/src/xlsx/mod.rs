@@ -149,7 +149,17 @@ fn load(
             path: rel.target.clone(),
         });
     }
-    let _ = all_sheets;
+    // assign_names: a sheet-local print-titles name must parse (PrintTitles.from_string).
+    for (name, local, value) in &workbook.names {
+        let Some(idx) = *local else { continue };
+        let idx = if idx < 0 { idx + all_sheets as i64 } else { idx };
+        if !(0..all_sheets as i64).contains(&idx) {
+            continue;
+        }
+        if name.starts_with("_xlnm.Print_Titles") && !print_titles_ok(value) {
+            return Err(failed(format!("'{value}' is not a valid print titles definition")));
+        }
+    }
     let epoch = if workbook.date1904 {
         dates::Epoch::Mac
     } else {
@@ -163,6 +173,12 @@ fn load(
         },
         formats,
     )))
+}
+
+/// Whether `TITLES_REGEX` finds anything in a print-titles value: a sheet
+/// title or a row or column range before or after a `!`.
+fn print_titles_ok(value: &str) -> bool {
+    value.split('!').count() > 1 && value != "!"
 }
 
 /// Every member read once, as `_repair_stylesheet` copies the archive.

@@ -433,7 +433,7 @@ fn check(owner: Class, field: &str, kind: K, value: V) -> R<V> {
                 V::True => 1.0,
                 _ => return Err(convert_error()),
             };
-            if f < min || f > max || f.is_nan() && false {
+            if f < min || f > max {
                 return fail(format!("{}.{field} {f} is out of range", owner.name()));
             }
             Ok(value)
@@ -669,7 +669,8 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
             else {
                 return fail("Stop() is missing a required argument");
             };
-            check(class, "position", K::MinMax(0.0, 1.0, false), position.clone())?;
+            let position = check(class, "position", K::MinMax(0.0, 1.0, false), position.clone())?;
+            fields.push(("position".into(), position));
             fields.push(("color".into(), check(class, "color", K::Color(false), color.clone())?));
         }
         Class::Alignment => {
@@ -717,15 +718,16 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
                 fields.push((param.to_string(), value));
             }
             if class == Class::GradientFill {
-                if let V::List(stops) = arg(&attrib, "stop").cloned().unwrap_or(V::List(vec![])) {
-                    let mut seen = Vec::new();
-                    for stop in &stops {
-                        if let V::Obj(o) = stop {
-                            let _ = o;
-                        }
-                        seen.push(stop.clone());
+                // _assign_position: stops read from XML must not share a position.
+                let mut seen: Vec<f64> = Vec::new();
+                for stop in list(&Obj { class, fields: fields.clone() }, "stop") {
+                    let V::Obj(o) = stop else { continue };
+                    let V::Str(p) = o.get("position") else { continue };
+                    let Some(p) = parse_float(p) else { continue };
+                    if seen.contains(&p) {
+                        return fail(format!("duplicate gradient stop position {p}"));
                     }
-                    let _ = seen;
+                    seen.push(p);
                 }
             }
         }
