@@ -25,7 +25,11 @@ fn main() -> ExitCode {
         let cut: String = msg.chars().take(1500).collect();
         println!("FAIL {id}: {cut}");
     }
-    println!("{} passed, {} failed", summary.passed, summary.failures.len());
+    println!(
+        "{} passed, {} failed",
+        summary.passed,
+        summary.failures.len()
+    );
     if summary.failures.is_empty() {
         ExitCode::SUCCESS
     } else {

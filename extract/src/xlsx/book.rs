@@ -4,8 +4,8 @@
 //! `WorkbookPackage`, `ChildSheet`, …), the workbook's relationships map
 //! each sheet to its part.
 
-use super::xml::Node;
 use super::pynum::{parse_float, PyInt};
+use super::xml::Node;
 
 /// Content types openpyxl looks for.
 pub(crate) const SHARED_STRINGS: &str =
@@ -137,8 +137,10 @@ fn check_attrs(node: &Node, class: &str, spec: &str) -> Result<(), BookError> {
 
 const WORKBOOK_PR: &str = "date1904:Bool? dateCompatibility:Bool? showObjects:NoneSet=all|placeholders showBorderUnselectedTables:Bool? filterPrivacy:Bool? promptedSolutions:Bool? showInkAnnotation:Bool? backupFile:Bool? saveExternalLinkValues:Bool? updateLinks:NoneSet=always|never|userSet codeName:String? hidePivotFieldList:Bool? showPivotChartFilter:Bool? allowRefreshQuery:Bool? publishItems:Bool? checkCompatibility:Bool? autoCompressPictures:Bool? refreshAllConnections:Bool? defaultThemeVersion:Integer?";
 const CALC_PR: &str = "calcId:Integer? calcMode:NoneSet=auto|autoNoTable|manual fullCalcOnLoad:Bool? refMode:NoneSet=A1|R1C1 iterate:Bool? iterateCount:Integer? iterateDelta:Float? fullPrecision:Bool? calcCompleted:Bool? calcOnSave:Bool? concurrentCalc:Bool? concurrentManualCount:Integer? forceFullCalc:Bool?";
-const FILE_VERSION: &str = "appName:String? lastEdited:String? lowestEdited:String? rupBuild:String? codeName:Guid?";
-const CHILD_SHEET: &str = "name:String sheetId:Integer state:NoneSet=hidden|veryHidden|visible id:Relation?";
+const FILE_VERSION: &str =
+    "appName:String? lastEdited:String? lowestEdited:String? rupBuild:String? codeName:Guid?";
+const CHILD_SHEET: &str =
+    "name:String sheetId:Integer state:NoneSet=hidden|veryHidden|visible id:Relation?";
 const BOOK_VIEW: &str = "visibility:NoneSet=hidden|veryHidden|visible minimized:Bool? showHorizontalScroll:Bool? showVerticalScroll:Bool? showSheetTabs:Bool? xWindow:Integer? yWindow:Integer? windowWidth:Integer? windowHeight:Integer? tabRatio:Integer? firstSheet:Integer? activeTab:Integer? autoFilterDateGrouping:Bool? extLst:Typed?";
 const DEFINED_NAME: &str = "name:String comment:String? customMenu:String? description:String? help:String? statusBar:String? localSheetId:Integer? hidden:Bool? function:Bool? vbProcedure:Bool? xlm:Bool? functionGroupId:Integer? shortcutKey:String? publishToServer:Bool? workbookParameter:Bool?";
 const PROTECTION: &str = "workbookPassword:property workbookPasswordCharacterSet:String? revisionsPassword:property revisionsPasswordCharacterSet:String? lockStructure:Bool? lockWindows:Bool? lockRevision:Bool? revisionsAlgorithmName:String? revisionsHashValue:Base64Binary? revisionsSaltValue:Base64Binary? revisionsSpinCount:Integer? workbookAlgorithmName:String? workbookHashValue:Base64Binary? workbookSaltValue:Base64Binary? workbookSpinCount:Integer?";
@@ -297,7 +299,10 @@ pub(crate) fn relationships(filename: &str, root: &Node) -> Vec<Rel> {
     let mut rels = Vec::new();
     for r in &root.children {
         let allowed = ["Id", "Type", "type", "Target", "TargetMode"];
-        if r.attrs.iter().any(|(k, _)| !k.starts_with('{') && !allowed.contains(&k.as_str())) {
+        if r.attrs
+            .iter()
+            .any(|(k, _)| !k.starts_with('{') && !allowed.contains(&k.as_str()))
+        {
             return Vec::new();
         }
         let kind = match (r.get("type"), r.get("Type")) {
@@ -338,7 +343,10 @@ mod tests {
     #[test]
     fn relationship_targets_are_made_absolute() {
         let xml = r#"<Relationships><Relationship Id="rId1" Type="t" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="t" Target="/xl/x.xml"/><Relationship Id="rId3" Type="t" Target="../a/./b.xml"/></Relationships>"#;
-        let rels = relationships("xl/_rels/workbook.xml.rels", &parse_tree("r", xml.as_bytes(), 9).expect("xml"));
+        let rels = relationships(
+            "xl/_rels/workbook.xml.rels",
+            &parse_tree("r", xml.as_bytes(), 9).expect("xml"),
+        );
         let targets: Vec<&str> = rels.iter().map(|r| r.target.as_str()).collect();
         assert_eq!(targets, ["xl/worksheets/sheet1.xml", "xl/x.xml", "a/b.xml"]);
         assert_eq!(rels_path("xl/workbook.xml"), "xl/_rels/workbook.xml.rels");

@@ -105,7 +105,9 @@ fn delta_from_days(days: f64) -> Option<i128> {
 /// A timedelta's microseconds, if within `timedelta`'s range.
 fn check_delta(total: i128) -> Option<i128> {
     let days = total.div_euclid(MICROS_PER_DAY as i128);
-    (-MAX_DELTA_DAYS..=MAX_DELTA_DAYS).contains(&days).then_some(total)
+    (-MAX_DELTA_DAYS..=MAX_DELTA_DAYS)
+        .contains(&days)
+        .then_some(total)
 }
 
 /// An Excel serial: a Python `int` (exact, possibly large) or `float`.
@@ -322,7 +324,8 @@ pub(crate) fn from_iso8601(text: &str) -> Result<Moment, IsoError> {
     if hours.is_none() && minutes.is_none() && seconds.is_none() {
         return Err(invalid());
     }
-    let total = hours.unwrap_or(0.0) * 3600.0 + minutes.unwrap_or(0.0) * 60.0 + seconds.unwrap_or(0.0);
+    let total =
+        hours.unwrap_or(0.0) * 3600.0 + minutes.unwrap_or(0.0) * 60.0 + seconds.unwrap_or(0.0);
     let micros = round_half_even(total * 1e6).ok_or_else(out_of_range)?;
     check_delta(micros as i128)
         .map(Moment::Delta)
@@ -363,7 +366,12 @@ impl Moment {
                     let plural = if days.abs() != 1 { "s" } else { "" };
                     out.push_str(&format!("{days} day{plural}, "));
                 }
-                out.push_str(&format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60));
+                out.push_str(&format!(
+                    "{}:{:02}:{:02}",
+                    secs / 3600,
+                    secs / 60 % 60,
+                    secs % 60
+                ));
                 if us != 0 {
                     out.push_str(&format!(".{us:06}"));
                 }
@@ -415,10 +423,16 @@ mod tests {
     #[test]
     fn iso_values() {
         let iso = |s: &str| from_iso8601(s).map(|m| m.render());
-        assert_eq!(iso("2024-11-05T06:07:08").as_deref(), Ok("2024-11-05T06:07:08"));
+        assert_eq!(
+            iso("2024-11-05T06:07:08").as_deref(),
+            Ok("2024-11-05T06:07:08")
+        );
         assert_eq!(iso("2001-01-01").as_deref(), Ok("2001-01-01"));
         assert_eq!(iso("23:59:58").as_deref(), Ok("23:59:58"));
-        assert_eq!(iso("2024-01-01T10:00:00.5Z").as_deref(), Ok("2024-01-01T10:00:00.500000"));
+        assert_eq!(
+            iso("2024-01-01T10:00:00.5Z").as_deref(),
+            Ok("2024-01-01T10:00:00.500000")
+        );
         assert_eq!(iso("PT1H30M").as_deref(), Ok("1:30:00"));
         assert!(iso("2024-13-01").is_err());
         assert!(iso("garbage").is_err());

@@ -262,10 +262,7 @@ impl Tokenizer {
     }
 
     fn operator(&mut self) -> usize {
-        let two: String = self.chars[self.offset..]
-            .iter()
-            .take(2)
-            .collect();
+        let two: String = self.chars[self.offset..].iter().take(2).collect();
         if matches!(two.as_str(), ">=" | "<=" | "<>") {
             self.items.push(Token::new(two, Kind::OpIn));
             return 2;
@@ -314,7 +311,7 @@ impl Tokenizer {
             .ok_or_else(|| self.err("a closing bracket without an opening one"))?;
         let value = if open.kind == Kind::Array { "}" } else { ")" };
         let token = Token::subexp(value.into(), open.kind == Kind::Func);
-        if token.value.chars().next() != Some(self.chars[self.offset]) {
+        if !token.value.starts_with(self.chars[self.offset]) {
             return Err(self.err("mismatched ( and { pair"));
         }
         self.items.push(token);
@@ -398,10 +395,18 @@ fn translate_range(range: &str, rdelta: i64, cdelta: i64) -> Result<String, Form
     };
     if let Some((a, b)) = range.split_once(':') {
         if !b.contains(':') && is_row_part(a) && is_row_part(b) {
-            return Ok(format!("{ws}{}:{}", translate_row(a, rdelta)?, translate_row(b, rdelta)?));
+            return Ok(format!(
+                "{ws}{}:{}",
+                translate_row(a, rdelta)?,
+                translate_row(b, rdelta)?
+            ));
         }
         if !b.contains(':') && is_col_part(a) && is_col_part(b) {
-            return Ok(format!("{ws}{}:{}", translate_col(a, cdelta)?, translate_col(b, cdelta)?));
+            return Ok(format!(
+                "{ws}{}:{}",
+                translate_col(a, cdelta)?,
+                translate_col(b, cdelta)?
+            ));
         }
         let pieces: Result<Vec<String>, FormulaError> = range
             .split(':')
@@ -417,7 +422,11 @@ fn translate_range(range: &str, rdelta: i64, cdelta: i64) -> Result<String, Form
     if let Some(i) = split {
         let (col, row) = range.split_at(i);
         if is_col_part(col) && is_row_part(row) {
-            return Ok(format!("{ws}{}{}", translate_col(col, cdelta)?, translate_row(row, rdelta)?));
+            return Ok(format!(
+                "{ws}{}{}",
+                translate_col(col, cdelta)?,
+                translate_row(row, rdelta)?
+            ));
         }
     }
     Ok(range.to_string())
@@ -477,12 +486,21 @@ mod tests {
 
     #[test]
     fn references_move_with_the_cell() {
-        assert_eq!(moved("=A1+B$1*$C1", "D1", "E3").as_deref(), Ok("=B3+C$1*$C3"));
-        assert_eq!(moved("=SUM(A1:B2)", "C1", "C2").as_deref(), Ok("=SUM(A2:B3)"));
+        assert_eq!(
+            moved("=A1+B$1*$C1", "D1", "E3").as_deref(),
+            Ok("=B3+C$1*$C3")
+        );
+        assert_eq!(
+            moved("=SUM(A1:B2)", "C1", "C2").as_deref(),
+            Ok("=SUM(A2:B3)")
+        );
         assert_eq!(moved("=Sheet2!A1", "B1", "B2").as_deref(), Ok("=Sheet2!A2"));
         assert_eq!(moved("=SUM(1:2)", "A1", "A3").as_deref(), Ok("=SUM(3:4)"));
         assert_eq!(moved("=SUM(A:B)", "A1", "B1").as_deref(), Ok("=SUM(B:C)"));
-        assert_eq!(moved("=\"A1\"&name", "A1", "A2").as_deref(), Ok("=\"A1\"&name"));
+        assert_eq!(
+            moved("=\"A1\"&name", "A1", "A2").as_deref(),
+            Ok("=\"A1\"&name")
+        );
         assert_eq!(moved("=A1  +  1", "A1", "A2").as_deref(), Ok("=A2 + 1"));
         assert_eq!(moved("=1E+5+A1", "A1", "A2").as_deref(), Ok("=1E+5+A2"));
         assert!(moved("=A2", "A2", "A1").is_ok());

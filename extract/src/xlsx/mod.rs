@@ -61,7 +61,8 @@ fn load(
     limits: &Limits,
     repaired: bool,
 ) -> Result<Result<(Loaded, styles::Formats), String>, DocumentError> {
-    let manifest = Manifest::read(&tree(pkg, "[Content_Types].xml", limits)?).map_err(|e| failed(e.0))?;
+    let manifest =
+        Manifest::read(&tree(pkg, "[Content_Types].xml", limits)?).map_err(|e| failed(e.0))?;
     let strings = match manifest.find(SHARED_STRINGS) {
         Some(part) => {
             let path = strip_first(part).to_string();
@@ -111,7 +112,9 @@ fn load(
     } else {
         match styles::read(&tree(pkg, STYLES, limits)?) {
             styles::Outcome::Styles(f) => f,
-            styles::Outcome::Fail(m) => return Err(failed(format!("the stylesheet is invalid: {m}"))),
+            styles::Outcome::Fail(m) => {
+                return Err(failed(format!("the stylesheet is invalid: {m}")))
+            }
             styles::Outcome::Repair(m) => return Ok(Err(m)),
         }
     };
@@ -152,12 +155,18 @@ fn load(
     // assign_names: a sheet-local print-titles name must parse (PrintTitles.from_string).
     for (name, local, value) in &workbook.names {
         let Some(idx) = *local else { continue };
-        let idx = if idx < 0 { idx + all_sheets as i64 } else { idx };
+        let idx = if idx < 0 {
+            idx + all_sheets as i64
+        } else {
+            idx
+        };
         if !(0..all_sheets as i64).contains(&idx) {
             continue;
         }
         if name.starts_with("_xlnm.Print_Titles") && !print_titles_ok(value) {
-            return Err(failed(format!("'{value}' is not a valid print titles definition")));
+            return Err(failed(format!(
+                "'{value}' is not a valid print titles definition"
+            )));
         }
     }
     let epoch = if workbook.date1904 {

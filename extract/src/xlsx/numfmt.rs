@@ -106,10 +106,19 @@ mod tests {
 
     #[test]
     fn dates_are_recognised_as_openpyxl_does() {
-        for fmt in ["yyyy-mm-dd", "mm-dd-yy", "h:mm", "[h]:mm:ss", "d", "[$-409]mmm d"] {
+        for fmt in [
+            "yyyy-mm-dd",
+            "mm-dd-yy",
+            "h:mm",
+            "[h]:mm:ss",
+            "d",
+            "[$-409]mmm d",
+        ] {
             assert!(is_date_format(fmt), "{fmt}");
         }
-        for fmt in ["General", "0.00", "\"day\"0", "[Red]0", "_d0", "\\d0", "0;yyyy", "@"] {
+        for fmt in [
+            "General", "0.00", "\"day\"0", "[Red]0", "_d0", "\\d0", "0;yyyy", "@",
+        ] {
             assert!(!is_date_format(fmt), "{fmt}");
         }
         assert!(is_timedelta_format("[H]:MM"));

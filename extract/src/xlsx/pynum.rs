@@ -81,7 +81,11 @@ impl PyInt {
             v.to_string()
         } else {
             // Decimal big number: little-endian base 10^9 limbs, doubled `shift` times.
-            let mut limbs: Vec<u64> = vec![mantissa % 1_000_000_000, mantissa / 1_000_000_000 % 1_000_000_000, mantissa / 1_000_000_000_000_000_000];
+            let mut limbs: Vec<u64> = vec![
+                mantissa % 1_000_000_000,
+                mantissa / 1_000_000_000 % 1_000_000_000,
+                mantissa / 1_000_000_000_000_000_000,
+            ];
             for _ in 0..shift {
                 let mut carry = 0u64;
                 for limb in limbs.iter_mut() {
@@ -114,12 +118,6 @@ impl PyInt {
     pub(crate) fn to_i64(&self) -> Option<i64> {
         let magnitude: i128 = self.digits.parse().ok()?;
         i64::try_from(if self.negative { -magnitude } else { magnitude }).ok()
-    }
-
-    /// The value as the nearest `f64` (Python's `float(int)`; `None` past the float range).
-    pub(crate) fn to_f64(&self) -> Option<f64> {
-        let v: f64 = self.digits.parse().ok()?;
-        v.is_finite().then_some(if self.negative { -v } else { v })
     }
 
     /// `self + 1`.
@@ -172,7 +170,11 @@ impl PyInt {
         let trimmed = s.trim_start_matches('0');
         PyInt {
             negative: false,
-            digits: if trimmed.is_empty() { "0".into() } else { trimmed.into() },
+            digits: if trimmed.is_empty() {
+                "0".into()
+            } else {
+                trimmed.into()
+            },
         }
     }
 
@@ -258,14 +260,20 @@ mod tests {
 
     #[test]
     fn integral_floats_convert_exactly() {
-        assert_eq!(PyInt::from_integral_float(1e20).to_string(), "100000000000000000000");
+        assert_eq!(
+            PyInt::from_integral_float(1e20).to_string(),
+            "100000000000000000000"
+        );
         assert_eq!(
             PyInt::from_integral_float(1e100).to_string(),
             "10000000000000000159028911097599180468360808563945281389781327557747838772170381060813469985856815104"
         );
         assert_eq!(PyInt::from_integral_float(-3.0).to_string(), "-3");
         assert_eq!(PyInt::from_integral_float(-0.0).to_string(), "0");
-        assert_eq!(PyInt::from_integral_float(9007199254740992.0).to_string(), "9007199254740992");
+        assert_eq!(
+            PyInt::from_integral_float(9007199254740992.0).to_string(),
+            "9007199254740992"
+        );
     }
 
     #[test]

@@ -271,7 +271,10 @@ fn check_dimension(part: &str, attrs: &[(String, String)]) -> Result<(), SheetEr
     if range_ok(r) {
         Ok(())
     } else {
-        Err(err(part, format!("'{r}' is not a valid coordinate or range")))
+        Err(err(
+            part,
+            format!("'{r}' is not a valid coordinate or range"),
+        ))
     }
 }
 
@@ -279,7 +282,11 @@ fn check_dimension(part: &str, attrs: &[(String, String)]) -> Result<(), SheetEr
 fn range_ok(r: &str) -> bool {
     fn part(s: &str) -> Option<(Option<&str>, Option<&str>, &str)> {
         let s = s.strip_prefix('$').unwrap_or(s);
-        let letters = s.bytes().take(3).take_while(u8::is_ascii_alphabetic).count();
+        let letters = s
+            .bytes()
+            .take(3)
+            .take_while(u8::is_ascii_alphabetic)
+            .count();
         let (col, s) = s.split_at(letters);
         let s = s.strip_prefix('$').unwrap_or(s);
         let digits = s
@@ -287,7 +294,11 @@ fn range_ok(r: &str) -> bool {
             .find(|(_, c)| ctxguard_core::pyjson::digit_value(*c).is_none())
             .map_or(s.len(), |(i, _)| i);
         let (row, rest) = s.split_at(digits);
-        Some(((!col.is_empty()).then_some(col), (!row.is_empty()).then_some(row), rest))
+        Some((
+            (!col.is_empty()).then_some(col),
+            (!row.is_empty()).then_some(row),
+            rest,
+        ))
     }
     let Some((c1, r1, rest)) = part(r) else {
         return false;
@@ -308,8 +319,14 @@ fn range_ok(r: &str) -> bool {
             return false;
         }
     }
-    [c1, c2].into_iter().flatten().all(|c| column_index(c).is_some())
-        && [r1, r2].into_iter().flatten().all(|r| PyInt::parse(r).is_some())
+    [c1, c2]
+        .into_iter()
+        .flatten()
+        .all(|c| column_index(c).is_some())
+        && [r1, r2]
+            .into_iter()
+            .flatten()
+            .all(|r| PyInt::parse(r).is_some())
 }
 
 /// A formula cell's value in the cached-value pass (or the error that pass raises).
@@ -332,7 +349,11 @@ fn keep_cells(cells: Vec<(Parsed, Cached)>) -> Vec<(Parsed, Cached)> {
 }
 
 /// Reads one worksheet part.
-pub(crate) fn read(part: &str, reader: &mut Reader<'_>, ctx: &Context<'_>) -> Result<Sheet, SheetError> {
+pub(crate) fn read(
+    part: &str,
+    reader: &mut Reader<'_>,
+    ctx: &Context<'_>,
+) -> Result<Sheet, SheetError> {
     let mut p = Parser {
         ctx,
         part: part.to_string(),
@@ -422,7 +443,10 @@ pub(crate) fn read(part: &str, reader: &mut Reader<'_>, ctx: &Context<'_>) -> Re
                         }
                     }
                 } else if tag == col_tag {
-                    let min = attrs.iter().find(|(k, _)| k == "min").map(|(_, v)| v.as_str());
+                    let min = attrs
+                        .iter()
+                        .find(|(k, _)| k == "min")
+                        .map(|(_, v)| v.as_str());
                     let ok = min
                         .and_then(PyInt::parse)
                         .and_then(|i| i.to_i64())

@@ -137,33 +137,90 @@ enum K {
 }
 
 const PATTERNS: &[&str] = &[
-    "darkDown", "darkGray", "darkGrid", "darkHorizontal", "darkTrellis", "darkUp",
-    "darkVertical", "gray0625", "gray125", "lightDown", "lightGray", "lightGrid",
-    "lightHorizontal", "lightTrellis", "lightUp", "lightVertical", "mediumGray", "solid",
+    "darkDown",
+    "darkGray",
+    "darkGrid",
+    "darkHorizontal",
+    "darkTrellis",
+    "darkUp",
+    "darkVertical",
+    "gray0625",
+    "gray125",
+    "lightDown",
+    "lightGray",
+    "lightGrid",
+    "lightHorizontal",
+    "lightTrellis",
+    "lightUp",
+    "lightVertical",
+    "mediumGray",
+    "solid",
 ];
 const BORDER_STYLES: &[&str] = &[
-    "dashDot", "dashDotDot", "dashed", "dotted", "double", "hair", "medium", "mediumDashDot",
-    "mediumDashDotDot", "mediumDashed", "slantDashDot", "thick", "thin",
+    "dashDot",
+    "dashDotDot",
+    "dashed",
+    "dotted",
+    "double",
+    "hair",
+    "medium",
+    "mediumDashDot",
+    "mediumDashDotDot",
+    "mediumDashed",
+    "slantDashDot",
+    "thick",
+    "thin",
 ];
 const HORIZONTAL: &[&str] = &[
-    "center", "centerContinuous", "distributed", "fill", "general", "justify", "left", "right",
+    "center",
+    "centerContinuous",
+    "distributed",
+    "fill",
+    "general",
+    "justify",
+    "left",
+    "right",
 ];
 const VERTICAL: &[&str] = &["bottom", "center", "distributed", "justify", "top"];
 const TABLE_ELEMENTS: &[&str] = &[
-    "blankRow", "firstColumn", "firstColumnStripe", "firstColumnSubheading", "firstHeaderCell",
-    "firstRowStripe", "firstRowSubheading", "firstSubtotalColumn", "firstSubtotalRow",
-    "firstTotalCell", "headerRow", "lastColumn", "lastHeaderCell", "lastTotalCell",
-    "pageFieldLabels", "pageFieldValues", "secondColumnStripe", "secondColumnSubheading",
-    "secondRowStripe", "secondRowSubheading", "secondSubtotalColumn", "secondSubtotalRow",
-    "thirdColumnSubheading", "thirdRowSubheading", "thirdSubtotalColumn", "thirdSubtotalRow",
-    "totalRow", "wholeTable",
+    "blankRow",
+    "firstColumn",
+    "firstColumnStripe",
+    "firstColumnSubheading",
+    "firstHeaderCell",
+    "firstRowStripe",
+    "firstRowSubheading",
+    "firstSubtotalColumn",
+    "firstSubtotalRow",
+    "firstTotalCell",
+    "headerRow",
+    "lastColumn",
+    "lastHeaderCell",
+    "lastTotalCell",
+    "pageFieldLabels",
+    "pageFieldValues",
+    "secondColumnStripe",
+    "secondColumnSubheading",
+    "secondRowStripe",
+    "secondRowSubheading",
+    "secondSubtotalColumn",
+    "secondSubtotalRow",
+    "thirdColumnSubheading",
+    "thirdRowSubheading",
+    "thirdSubtotalColumn",
+    "thirdSubtotalRow",
+    "totalRow",
+    "wholeTable",
 ];
 
 const NESTED_STR: K = K::Str(true);
 const NESTED_INT: K = K::Int(true);
 const NESTED_FLOAT: K = K::Float(true);
 const NESTED_FAMILY: K = K::MinMax(0.0, 14.0, true);
-const NESTED_U: K = K::Set(&["single", "double", "singleAccounting", "doubleAccounting"], true);
+const NESTED_U: K = K::Set(
+    &["single", "double", "singleAccounting", "doubleAccounting"],
+    true,
+);
 const NESTED_VERT: K = K::Set(&["superscript", "subscript", "baseline"], true);
 const NESTED_SCHEME: K = K::Set(&["major", "minor"], true);
 
@@ -209,50 +266,132 @@ impl Class {
     fn params(self) -> &'static [&'static str] {
         match self {
             Class::Stylesheet => &[
-                "numFmts", "fonts", "fills", "borders", "cellStyleXfs", "cellXfs", "cellStyles",
-                "dxfs", "tableStyles", "colors", "extLst",
+                "numFmts",
+                "fonts",
+                "fills",
+                "borders",
+                "cellStyleXfs",
+                "cellXfs",
+                "cellStyles",
+                "dxfs",
+                "tableStyles",
+                "colors",
+                "extLst",
             ],
             Class::NumberFormatList => &["count", "numFmt"],
             Class::NumberFormat => &["numFmtId", "formatCode"],
             Class::Font => &[
-                "name", "sz", "b", "i", "charset", "u", "strike", "color", "scheme", "family",
-                "size", "bold", "italic", "strikethrough", "underline", "vertAlign", "outline",
-                "shadow", "condense", "extend",
+                "name",
+                "sz",
+                "b",
+                "i",
+                "charset",
+                "u",
+                "strike",
+                "color",
+                "scheme",
+                "family",
+                "size",
+                "bold",
+                "italic",
+                "strikethrough",
+                "underline",
+                "vertAlign",
+                "outline",
+                "shadow",
+                "condense",
+                "extend",
             ],
             Class::Color => &["rgb", "indexed", "auto", "theme", "tint", "index", "type"],
             Class::ColorList => &["indexedColors", "mruColors"],
             Class::RgbColor => &["rgb"],
             Class::Fill => &[],
             Class::PatternFill => &[
-                "patternType", "fgColor", "bgColor", "fill_type", "start_color", "end_color",
+                "patternType",
+                "fgColor",
+                "bgColor",
+                "fill_type",
+                "start_color",
+                "end_color",
             ],
             Class::GradientFill => &["type", "degree", "left", "right", "top", "bottom", "stop"],
             Class::Stop => &["color", "position"],
             Class::Border => &[
-                "left", "right", "top", "bottom", "diagonal", "diagonal_direction", "vertical",
-                "horizontal", "diagonalUp", "diagonalDown", "outline", "start", "end",
+                "left",
+                "right",
+                "top",
+                "bottom",
+                "diagonal",
+                "diagonal_direction",
+                "vertical",
+                "horizontal",
+                "diagonalUp",
+                "diagonalDown",
+                "outline",
+                "start",
+                "end",
             ],
             Class::Side => &["style", "color", "border_style"],
             Class::CellStyleList => &["count", "xf"],
             Class::CellStyle => &[
-                "numFmtId", "fontId", "fillId", "borderId", "xfId", "quotePrefix", "pivotButton",
-                "applyNumberFormat", "applyFont", "applyFill", "applyBorder", "applyAlignment",
-                "applyProtection", "alignment", "protection", "extLst",
+                "numFmtId",
+                "fontId",
+                "fillId",
+                "borderId",
+                "xfId",
+                "quotePrefix",
+                "pivotButton",
+                "applyNumberFormat",
+                "applyFont",
+                "applyFill",
+                "applyBorder",
+                "applyAlignment",
+                "applyProtection",
+                "alignment",
+                "protection",
+                "extLst",
             ],
             Class::Alignment => &[
-                "horizontal", "vertical", "textRotation", "wrapText", "shrinkToFit", "indent",
-                "relativeIndent", "justifyLastLine", "readingOrder", "text_rotation", "wrap_text",
-                "shrink_to_fit", "mergeCell",
+                "horizontal",
+                "vertical",
+                "textRotation",
+                "wrapText",
+                "shrinkToFit",
+                "indent",
+                "relativeIndent",
+                "justifyLastLine",
+                "readingOrder",
+                "text_rotation",
+                "wrap_text",
+                "shrink_to_fit",
+                "mergeCell",
             ],
             Class::Protection => &["locked", "hidden"],
             Class::NamedCellStyleList => &["count", "cellStyle"],
             Class::NamedCellStyle => &[
-                "name", "xfId", "builtinId", "iLevel", "hidden", "customBuiltin", "extLst",
+                "name",
+                "xfId",
+                "builtinId",
+                "iLevel",
+                "hidden",
+                "customBuiltin",
+                "extLst",
             ],
             Class::DifferentialStyle => &[
-                "font", "numFmt", "fill", "alignment", "border", "protection", "extLst",
+                "font",
+                "numFmt",
+                "fill",
+                "alignment",
+                "border",
+                "protection",
+                "extLst",
             ],
-            Class::TableStyleList => &["count", "defaultTableStyle", "defaultPivotStyle", "tableStyle"],
+            Class::TableStyleList => &[
+                "count",
+                "defaultTableStyle",
+                "defaultPivotStyle",
+                "tableStyle",
+            ],
             Class::TableStyle => &["name", "pivot", "table", "count", "tableStyleElement"],
             Class::TableStyleElement => &["type", "size", "dxfId"],
             Class::ExtensionList => &["ext"],
@@ -320,10 +459,9 @@ impl Class {
             ) => K::Bool,
             (C::CellStyle | C::DifferentialStyle, "alignment") => K::Typed(C::Alignment, true),
             (C::CellStyle | C::DifferentialStyle, "protection") => K::Typed(C::Protection, true),
-            (
-                C::CellStyle | C::NamedCellStyle | C::Stylesheet | C::DifferentialStyle,
-                "extLst",
-            ) => K::Typed(C::ExtensionList, true),
+            (C::CellStyle | C::NamedCellStyle | C::Stylesheet | C::DifferentialStyle, "extLst") => {
+                K::Typed(C::ExtensionList, true)
+            }
             (C::Alignment, "horizontal") => K::Set(HORIZONTAL, true),
             (C::Alignment, "vertical") => K::Set(VERTICAL, true),
             (C::Alignment, "textRotation") => K::Int(true),
@@ -358,7 +496,15 @@ impl Class {
     /// Class attributes that are neither descriptors nor `None`: a child of that name crashes `from_tree`.
     fn poisons(self, name: &str) -> bool {
         matches!(name, "from_tree" | "to_tree" | "idx_base")
-            || (name == "tagname" && !matches!(self, Class::Side | Class::ExtensionList | Class::Extension | Class::NumberFormatList | Class::NumberFormat))
+            || (name == "tagname"
+                && !matches!(
+                    self,
+                    Class::Side
+                        | Class::ExtensionList
+                        | Class::Extension
+                        | Class::NumberFormatList
+                        | Class::NumberFormat
+                ))
             || (self == Class::Font && name.starts_with("UNDERLINE_"))
     }
 
@@ -373,10 +519,41 @@ impl Class {
 fn is_keyword(s: &str) -> bool {
     matches!(
         s,
-        "False" | "None" | "True" | "and" | "as" | "assert" | "async" | "await" | "break"
-            | "class" | "continue" | "def" | "del" | "elif" | "else" | "except" | "finally"
-            | "for" | "from" | "global" | "if" | "import" | "in" | "is" | "lambda" | "nonlocal"
-            | "not" | "or" | "pass" | "raise" | "return" | "try" | "while" | "with" | "yield"
+        "False"
+            | "None"
+            | "True"
+            | "and"
+            | "as"
+            | "assert"
+            | "async"
+            | "await"
+            | "break"
+            | "class"
+            | "continue"
+            | "def"
+            | "del"
+            | "elif"
+            | "else"
+            | "except"
+            | "finally"
+            | "for"
+            | "from"
+            | "global"
+            | "if"
+            | "import"
+            | "in"
+            | "is"
+            | "lambda"
+            | "nonlocal"
+            | "not"
+            | "or"
+            | "pass"
+            | "raise"
+            | "return"
+            | "try"
+            | "while"
+            | "with"
+            | "yield"
     )
 }
 
@@ -421,7 +598,9 @@ fn check(owner: Class, field: &str, kind: K, value: V) -> R<V> {
         },
         K::Float(none) => match &value {
             V::None if none => Ok(V::None),
-            V::Str(s) => parse_float(s).map(|_| value.clone()).ok_or_else(convert_error),
+            V::Str(s) => parse_float(s)
+                .map(|_| value.clone())
+                .ok_or_else(convert_error),
             V::True => Ok(V::Str("1".into())),
             _ => Err(convert_error()),
         },
@@ -495,11 +674,12 @@ fn check_rgb(s: &str) -> R<()> {
 /// The keyword arguments `Serialisable.from_tree` collects from a node.
 fn collect(node: &Node, class: Class, depth: usize) -> R<Vec<(String, V)>> {
     let mut attrib: Vec<(String, V)> = Vec::new();
-    let set = |attrib: &mut Vec<(String, V)>, k: String, v: V| {
-        match attrib.iter_mut().find(|(key, _)| *key == k) {
-            Some(slot) => slot.1 = v,
-            None => attrib.push((k, v)),
-        }
+    let set = |attrib: &mut Vec<(String, V)>, k: String, v: V| match attrib
+        .iter_mut()
+        .find(|(key, _)| *key == k)
+    {
+        Some(slot) => slot.1 = v,
+        None => attrib.push((k, v)),
     };
     if class != Class::Stylesheet {
         for (k, v) in &node.attrs {
@@ -549,7 +729,10 @@ fn collect(node: &Node, class: Class, depth: usize) -> R<Vec<(String, V)>> {
 fn take_kwargs(class: Class, attrib: &[(String, V)]) -> R<()> {
     for (k, _) in attrib {
         if !class.params().contains(&k.as_str()) {
-            return fail(format!("{}() got an unexpected keyword argument '{k}'", class.name()));
+            return fail(format!(
+                "{}() got an unexpected keyword argument '{k}'",
+                class.name()
+            ));
         }
     }
     Ok(())
@@ -669,9 +852,17 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
             else {
                 return fail("Stop() is missing a required argument");
             };
-            let position = check(class, "position", K::MinMax(0.0, 1.0, false), position.clone())?;
+            let position = check(
+                class,
+                "position",
+                K::MinMax(0.0, 1.0, false),
+                position.clone(),
+            )?;
             fields.push(("position".into(), position));
-            fields.push(("color".into(), check(class, "color", K::Color(false), color.clone())?));
+            fields.push((
+                "color".into(),
+                check(class, "color", K::Color(false), color.clone())?,
+            ));
         }
         Class::Alignment => {
             for param in class.params() {
@@ -720,9 +911,17 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
             if class == Class::GradientFill {
                 // _assign_position: stops read from XML must not share a position.
                 let mut seen: Vec<f64> = Vec::new();
-                for stop in list(&Obj { class, fields: fields.clone() }, "stop") {
+                for stop in list(
+                    &Obj {
+                        class,
+                        fields: fields.clone(),
+                    },
+                    "stop",
+                ) {
                     let V::Obj(o) = stop else { continue };
-                    let V::Str(p) = o.get("position") else { continue };
+                    let V::Str(p) = o.get("position") else {
+                        continue;
+                    };
                     let Some(p) = parse_float(p) else { continue };
                     if seen.contains(&p) {
                         return fail(format!("duplicate gradient stop position {p}"));
@@ -769,7 +968,12 @@ fn py_index(len: usize, idx: i64) -> Option<usize> {
 /// The constructed stylesheet's post-processing: style arrays, number formats, named styles.
 fn finish(sheet: &Obj) -> R<Formats> {
     let cell_xfs: Vec<&Obj> = sub(sheet, "cellXfs")
-        .map(|l| list(l, "xf").iter().filter_map(|v| if let V::Obj(o) = v { Some(o) } else { None }).collect())
+        .map(|l| {
+            list(l, "xf")
+                .iter()
+                .filter_map(|v| if let V::Obj(o) = v { Some(o) } else { None })
+                .collect()
+        })
         .unwrap_or_default();
     // StyleArray is an array of C ints.
     for xf in &cell_xfs {
@@ -811,10 +1015,20 @@ fn finish(sheet: &Obj) -> R<Formats> {
     }
     // _merge_named_styles: every named style's xf, font, fill and border must exist.
     let style_xfs: Vec<&Obj> = sub(sheet, "cellStyleXfs")
-        .map(|l| list(l, "xf").iter().filter_map(|v| if let V::Obj(o) = v { Some(o) } else { None }).collect())
+        .map(|l| {
+            list(l, "xf")
+                .iter()
+                .filter_map(|v| if let V::Obj(o) = v { Some(o) } else { None })
+                .collect()
+        })
         .unwrap_or_default();
     let named: Vec<&Obj> = sub(sheet, "cellStyles")
-        .map(|l| list(l, "cellStyle").iter().filter_map(|v| if let V::Obj(o) = v { Some(o) } else { None }).collect())
+        .map(|l| {
+            list(l, "cellStyle")
+                .iter()
+                .filter_map(|v| if let V::Obj(o) = v { Some(o) } else { None })
+                .collect()
+        })
         .unwrap_or_default();
     let mut refs: Vec<(i64, String)> = Vec::new();
     for n in &named {
@@ -836,8 +1050,14 @@ fn finish(sheet: &Obj) -> R<Formats> {
         names.insert(name);
         let xf = py_index(style_xfs.len(), xf_id)
             .and_then(|i| style_xfs.get(i))
-            .ok_or_else(|| Err::Fail(format!("named style refers to missing cell style {xf_id}")))?;
-        for (key, part) in [("fontId", "fonts"), ("fillId", "fills"), ("borderId", "borders")] {
+            .ok_or_else(|| {
+                Err::Fail(format!("named style refers to missing cell style {xf_id}"))
+            })?;
+        for (key, part) in [
+            ("fontId", "fonts"),
+            ("fillId", "fills"),
+            ("borderId", "borders"),
+        ] {
             let id = int_field(xf, key, 0)?.unwrap_or(0);
             if py_index(count(part), id).is_none() {
                 return fail(format!("named style refers to missing {part} entry {id}"));
@@ -893,15 +1113,30 @@ mod tests {
     fn damage_is_classified_as_the_reference_raises() {
         let xfs = r#"<cellXfs count="1"><xf numFmtId="0"/></cellXfs>"#;
         let empty_fill = BASE.replace("<fill><patternFill/></fill>", "<fill/>");
-        assert!(matches!(outcome(&format!("{empty_fill}{xfs}")), Outcome::Repair(_)));
+        assert!(matches!(
+            outcome(&format!("{empty_fill}{xfs}")),
+            Outcome::Repair(_)
+        ));
         let no_code = r#"<numFmts><numFmt numFmtId="164"/></numFmts>"#;
-        assert!(matches!(outcome(&format!("{no_code}{BASE}{xfs}")), Outcome::Repair(_)));
+        assert!(matches!(
+            outcome(&format!("{no_code}{BASE}{xfs}")),
+            Outcome::Repair(_)
+        ));
         let bad_id = r#"<cellXfs count="1"><xf numFmtId="x"/></cellXfs>"#;
-        assert!(matches!(outcome(&format!("{BASE}{bad_id}")), Outcome::Fail(_)));
+        assert!(matches!(
+            outcome(&format!("{BASE}{bad_id}")),
+            Outcome::Fail(_)
+        ));
         let bad_color = BASE.replace("<sz val=\"11\"/>", "<color rgb=\"nope\"/>");
-        assert!(matches!(outcome(&format!("{bad_color}{xfs}")), Outcome::Fail(_)));
+        assert!(matches!(
+            outcome(&format!("{bad_color}{xfs}")),
+            Outcome::Fail(_)
+        ));
         let missing_xf = BASE.replace("xfId=\"0\" builtinId", "xfId=\"3\" builtinId");
-        assert!(matches!(outcome(&format!("{missing_xf}{xfs}")), Outcome::Fail(_)));
+        assert!(matches!(
+            outcome(&format!("{missing_xf}{xfs}")),
+            Outcome::Fail(_)
+        ));
     }
 
     #[test]

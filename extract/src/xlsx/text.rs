@@ -53,7 +53,11 @@ fn check_set(value: Option<&str>, values: &[&str], what: &str) -> Result<(), Tex
 
 /// `Color.from_tree`: the attribute it validates first, the tint's range.
 pub(crate) fn check_color(node: &Node) -> Result<(), TextError> {
-    only_attrs(node, "Color", &["rgb", "indexed", "auto", "theme", "tint", "type", "index"])?;
+    only_attrs(
+        node,
+        "Color",
+        &["rgb", "indexed", "auto", "theme", "tint", "type", "index"],
+    )?;
     let get = |k: &str| node.get(k);
     if let Some(v) = get("index").or(get("indexed")) {
         check_int(Some(v), "a colour's index")?;
@@ -78,18 +82,27 @@ pub(crate) fn check_color(node: &Node) -> Result<(), TextError> {
 /// `InlineFont.from_tree` (a run's `<rPr>`).
 fn check_run_font(node: &Node) -> Result<(), TextError> {
     const TAKES: [&str; 15] = [
-        "rFont", "charset", "family", "b", "i", "strike", "outline", "shadow", "condense",
-        "extend", "color", "sz", "u", "vertAlign", "scheme",
+        "rFont",
+        "charset",
+        "family",
+        "b",
+        "i",
+        "strike",
+        "outline",
+        "shadow",
+        "condense",
+        "extend",
+        "color",
+        "sz",
+        "u",
+        "vertAlign",
+        "scheme",
     ];
     only_attrs(node, "InlineFont", &TAKES)?;
     for child in &node.children {
         let val = child.get("val");
         match child.local() {
-            "charset" => {
-                if val.is_some() {
-                    check_int(val, "a font's charset")?
-                }
-            }
+            "charset" if val.is_some() => check_int(val, "a font's charset")?,
             "family" => {
                 if let Some(v) = val {
                     match parse_float(v) {
@@ -142,7 +155,11 @@ pub(crate) fn content(node: &Node) -> Result<String, TextError> {
                 for (k, v) in plain_attrs(child) {
                     match k {
                         "t" => text = Some(v.to_string()),
-                        _ => return Err(err(format!("a text run does not take the attribute '{k}'"))),
+                        _ => {
+                            return Err(err(format!(
+                                "a text run does not take the attribute '{k}'"
+                            )))
+                        }
                     }
                 }
                 for part in &child.children {
@@ -160,11 +177,20 @@ pub(crate) fn content(node: &Node) -> Result<String, TextError> {
                 check_int(child.get("eb"), "a phonetic run's eb")?;
             }
             "phoneticPr" => {
-                only_attrs(child, "PhoneticProperties", &["fontId", "type", "alignment"])?;
+                only_attrs(
+                    child,
+                    "PhoneticProperties",
+                    &["fontId", "type", "alignment"],
+                )?;
                 check_int(child.get("fontId"), "phonetic properties' fontId")?;
                 check_set(
                     child.get("type"),
-                    &["halfwidthKatakana", "fullwidthKatakana", "Hiragana", "noConversion"],
+                    &[
+                        "halfwidthKatakana",
+                        "fullwidthKatakana",
+                        "Hiragana",
+                        "noConversion",
+                    ],
                     "phonetic type",
                 )?;
                 check_set(

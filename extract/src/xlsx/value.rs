@@ -170,7 +170,15 @@ pub(crate) fn compact_row(source_row: &PyInt, cells: &[(u64, Norm)]) -> String {
 fn is_line_boundary(c: char) -> bool {
     matches!(
         c,
-        '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        '\n' | '\r'
+            | '\u{b}'
+            | '\u{c}'
+            | '\u{1c}'
+            | '\u{1d}'
+            | '\u{1e}'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
     )
 }
 
@@ -244,7 +252,10 @@ mod tests {
         .normalize();
         let mut out = String::new();
         v.dump(&mut out);
-        assert_eq!(out, r#"{"formula_type":"array","ref":"A1:A2","text":"=B1:B2*2"}"#);
+        assert_eq!(
+            out,
+            r#"{"formula_type":"array","ref":"A1:A2","text":"=B1:B2*2"}"#
+        );
     }
 
     #[test]
@@ -252,6 +263,9 @@ mod tests {
         assert_eq!(sheet_header("a\r\nb\u{2028}c"), "--- Sheet: a b c ---");
         assert_eq!(sheet_header(" \n "), "");
         let long = "x".repeat(60);
-        assert_eq!(sheet_header(&long), format!("--- Sheet: {}… ---", "x".repeat(47)));
+        assert_eq!(
+            sheet_header(&long),
+            format!("--- Sheet: {}… ---", "x".repeat(47))
+        );
     }
 }

@@ -51,6 +51,8 @@ pub(crate) struct Reader<'a> {
     max_depth: usize,
     root_done: bool,
     pending_end: bool,
+    seen_event: bool,
+    text_starts_with_decl: bool,
 }
 
 /// Bytes as UTF-8 text: a BOM dropped, UTF-16 and Latin-1 transcoded.
@@ -150,8 +152,9 @@ fn attribute_value(part: &str, raw: &str) -> Result<String, XmlError> {
         let semi = after
             .find(';')
             .ok_or_else(|| XmlError::new(part, "an unterminated reference"))?;
-        let c = resolve_reference(&after[..semi])
-            .ok_or_else(|| XmlError::new(part, format!("undefined entity '&{};'", &after[..semi])))?;
+        let c = resolve_reference(&after[..semi]).ok_or_else(|| {
+            XmlError::new(part, format!("undefined entity '&{};'", &after[..semi]))
+        })?;
         out.push(c);
         rest = &after[semi + 1..];
     }
@@ -168,7 +171,11 @@ fn push_chars(part: &str, out: &mut String, text: &str, attribute: bool) -> Resu
                 format!("character U+{:04X} is not allowed", c as u32),
             ));
         }
-        out.push(if attribute && matches!(c, '\t' | '\n') { ' ' } else { c });
+        out.push(if attribute && matches!(c, '\t' | '\n') {
+            ' '
+        } else {
+            c
+        });
     }
     Ok(())
 }
@@ -189,12 +196,9 @@ impl<'a> Reader<'a> {
             max_depth,
             root_done: false,
             pending_end: false,
+            seen_event: false,
+            text_starts_with_decl: text.starts_with("<?xml"),
         }
-    }
-
-    /// Depth of open elements.
-    pub(crate) fn depth(&self) -> usize {
-        self.scopes.len()
     }
 
     fn err(&self, what: impl std::fmt::Display) -> XmlError {
@@ -301,6 +305,18 @@ impl<'a> Reader<'a> {
         }
         loop {
             let event = self.inner.read_event().map_err(|e| self.err(e))?;
+            let first = !self.seen_event;
+            self.seen_event = true;
+            if first {
+                if let Event::Decl(_) = event {
+                    if !self.text_starts_with_decl {
+                        return Err(
+                            self.err("XML declaration allowed only at the start of the document")
+                        );
+                    }
+                    continue;
+                }
+            }
             match event {
                 Event::Start(e) => return self.start(&e).map(Some),
                 Event::Empty(e) => {
@@ -345,7 +361,11 @@ impl<'a> Reader<'a> {
                         return Ok(Some(Ev::Comment));
                     }
                 }
-                Event::Decl(_) => {}
+                Event::Decl(_) => {
+                    return Err(
+                        self.err("XML declaration allowed only at the start of the document")
+                    );
+                }
                 Event::DocType(d) => {
                     if memchr::memmem::find(&d, b"ENTITY").is_some() {
                         return Err(self.err("the document declares entities"));
@@ -506,7 +526,10 @@ mod tests {
         let n = tree(r#"<x:a xmlns:x="urn:x" xmlns="urn:d" b="1" x:c="2"><d/></x:a>"#)
             .expect("well-formed");
         assert_eq!(n.tag, "{urn:x}a");
-        assert_eq!(n.attrs, [("b".into(), "1".into()), ("{urn:x}c".into(), "2".into())]);
+        assert_eq!(
+            n.attrs,
+            [("b".into(), "1".into()), ("{urn:x}c".into(), "2".into())]
+        );
         assert_eq!(n.children[0].tag, "{urn:d}d");
     }
 
@@ -538,6 +561,9 @@ mod tests {
     #[test]
     fn depth_is_bounded() {
         let deep = "<a>".repeat(100) + &"</a>".repeat(100);
-        assert!(tree(&deep).expect_err("too deep").0.contains("nested deeper"));
+        assert!(tree(&deep)
+            .expect_err("too deep")
+            .0
+            .contains("nested deeper"));
     }
 }
