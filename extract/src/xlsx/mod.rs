@@ -9,6 +9,7 @@ mod cell_ref;
 mod dates;
 mod formula;
 mod numfmt;
+mod props;
 mod pynum;
 mod sheet;
 mod strings;

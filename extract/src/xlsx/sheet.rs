@@ -372,12 +372,18 @@ pub(crate) fn read(
     let mut dimension_done = false;
     let mut row_cells: Vec<(Parsed, Cached)> = Vec::new();
     let mut keep_row = false;
-    let mut cell: Option<Builder> = None;
+    // A cell, or a property element (`pageMargins`, …) with its class, being built.
+    let mut cell: Option<(Builder, Option<&'static str>)> = None;
     while let Some(ev) = reader.next()? {
-        if let Some(b) = cell.as_mut() {
+        if let Some((b, props)) = cell.as_mut() {
             if let Some(node) = b.feed(ev) {
+                let props = *props;
                 cell = None;
                 open.pop();
+                if let Some(class) = props {
+                    super::props::check(&node, class, 0).map_err(|e| err(part, e))?;
+                    continue;
+                }
                 let parsed = p.cell(&node, false)?;
                 let cached = parsed.formula.then(|| p.cell(&node, true).map(|c| c.value));
                 row_cells.push((parsed, cached));
@@ -393,7 +399,17 @@ pub(crate) fn read(
                         tag: tag.clone(),
                         attrs: attrs.clone(),
                     });
-                    cell = Some(b);
+                    cell = Some((b, None));
+                } else if let Some(class) = tag
+                    .strip_prefix(&format!("{{{MAIN}}}"))
+                    .and_then(super::props::root_class)
+                {
+                    let mut b = Builder::new(false);
+                    b.feed(Ev::Start {
+                        tag: tag.clone(),
+                        attrs: attrs.clone(),
+                    });
+                    cell = Some((b, Some(class)));
                 } else if tag == row_tag && row_depth.is_none() {
                     p.start_row(&attrs)?;
                     keep_row = p.row_counter >= counter;

@@ -464,7 +464,8 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
                         (Class::NumberFormat, "numFmtId") | (Class::NamedCellStyle, "xfId") => {
                             V::None
                         }
-                        (Class::NumberFormat, "formatCode")
+                        (Class::RgbColor, "rgb")
+                        | (Class::NumberFormat, "formatCode")
                         | (Class::NamedCellStyle, "name")
                         | (Class::TableStyle, "name")
                         | (Class::Extension, "uri") => V::None,
