@@ -53,6 +53,8 @@ pub(crate) struct Reader<'a> {
     pending_end: bool,
     seen_event: bool,
     text_starts_with_decl: bool,
+    /// lxml's rules (the package parts) rather than expat's (worksheets, shared strings).
+    lxml: bool,
 }
 
 /// Bytes as UTF-8 text: a BOM dropped, UTF-16 and Latin-1 transcoded.
@@ -198,6 +200,7 @@ impl<'a> Reader<'a> {
             pending_end: false,
             seen_event: false,
             text_starts_with_decl: text.starts_with("<?xml"),
+            lxml: false,
         }
     }
 
@@ -308,8 +311,8 @@ impl<'a> Reader<'a> {
             let first = !self.seen_event;
             self.seen_event = true;
             if first {
-                if let Event::Decl(_) = event {
-                    if !self.text_starts_with_decl {
+                if let Event::Decl(d) = &event {
+                    if !self.text_starts_with_decl || !declaration_ok(d, self.lxml) {
                         return Err(
                             self.err("XML declaration allowed only at the start of the document")
                         );
@@ -383,6 +386,90 @@ impl<'a> Reader<'a> {
             }
         }
     }
+}
+
+/// One pseudo-attribute of the XML declaration (` name = "value"`), advancing `rest`.
+fn pseudo_attribute(rest: &mut &[u8], name: &[u8]) -> Option<Vec<u8>> {
+    let trimmed = rest.trim_ascii_start();
+    if trimmed.len() == rest.len() {
+        return None;
+    }
+    let after = trimmed.strip_prefix(name)?.trim_ascii_start();
+    let after = after.strip_prefix(b"=")?.trim_ascii_start();
+    let quote = *after.first()?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let end = after[1..].iter().position(|&b| b == quote)?;
+    let value = after[1..1 + end].to_vec();
+    *rest = &after[end + 2..];
+    Some(value)
+}
+
+/// Encodings both parsers know (a declaration naming another is refused).
+fn known_encoding(name: &[u8]) -> bool {
+    let name = String::from_utf8_lossy(name).to_ascii_lowercase();
+    let prefixes = ["iso-8859-", "iso8859-", "windows-125", "cp125", "latin"];
+    matches!(
+        name.as_str(),
+        "utf-8"
+            | "utf8"
+            | "utf-16"
+            | "utf16"
+            | "utf-16le"
+            | "utf-16be"
+            | "us-ascii"
+            | "ascii"
+            | "gb2312"
+            | "gbk"
+            | "gb18030"
+            | "big5"
+            | "shift_jis"
+            | "euc-jp"
+            | "euc-kr"
+            | "koi8-r"
+    ) || prefixes.iter().any(|p| name.starts_with(p))
+}
+
+/// `<?xml version="1.x" (encoding="…")? (standalone="yes|no")? ?>`, in that order.
+fn declaration_ok(d: &[u8], lxml: bool) -> bool {
+    let Some(mut rest) = d.strip_prefix(b"xml") else {
+        return false;
+    };
+    let Some(version) = pseudo_attribute(&mut rest, b"version") else {
+        return false;
+    };
+    // libxml2 wants `1.` and digits; expat any version characters.
+    let version_ok = if lxml {
+        version.starts_with(b"1.") && version[2..].iter().all(u8::is_ascii_digit)
+    } else {
+        !version.is_empty()
+            && version
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
+    };
+    if !version_ok {
+        return false;
+    }
+    let mut probe = rest;
+    if let Some(enc) = pseudo_attribute(&mut probe, b"encoding") {
+        let ok = enc.first().is_some_and(u8::is_ascii_alphabetic)
+            && enc
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+        if !ok || !known_encoding(&enc) {
+            return false;
+        }
+        rest = probe;
+    }
+    let mut probe = rest;
+    if let Some(v) = pseudo_attribute(&mut probe, b"standalone") {
+        if v != b"yes" && v != b"no" {
+            return false;
+        }
+        rest = probe;
+    }
+    rest.trim_ascii().is_empty()
 }
 
 /// Decodes `bytes` and calls `f` with a reader over them.
@@ -502,6 +589,7 @@ impl Builder {
 /// A whole small part as a tree, lxml's way (comments kept as nodes).
 pub(crate) fn parse_tree(part: &str, bytes: &[u8], max_depth: usize) -> Result<Node, XmlError> {
     with_reader(part, bytes, max_depth, |reader| {
+        reader.lxml = true;
         let mut builder = Builder::new(true);
         let mut root = None;
         while let Some(ev) = reader.next()? {
@@ -543,6 +631,10 @@ mod tests {
     #[test]
     fn malformed_documents_are_refused() {
         for bad in [
+            "<?xml encoding='UTF-8'?><a/>",
+            "<?xml version='2.0'?><a/>",
+            "<?xml version='1.0' standalone='maybe'?><a/>",
+            " <?xml version='1.0'?><a/>",
             "<a>",
             "<a></b>",
             "<a/><b/>",
