@@ -178,6 +178,24 @@ pub(crate) fn check(node: &Node, class: &str, depth: usize) -> Result<(), String
             }
         }
     }
+    // CellRange and MultiCellRange parse their coordinates.
+    let range_attr = match class {
+        "MergeCell" => Some("ref"),
+        "DataValidation" => Some("sqref"),
+        _ => None,
+    };
+    if let Some(key) = range_attr {
+        if let Some((_, V::Str(r))) = given.iter().find(|(k, _)| k == key) {
+            let ok = if key == "ref" {
+                super::sheet::cell_range_ok(r)
+            } else {
+                r.split_whitespace().all(super::sheet::cell_range_ok)
+            };
+            if !ok {
+                return Err(format!("{r} is not a valid coordinate or range"));
+            }
+        }
+    }
     if c.needs_args {
         for p in &c.params {
             if given.iter().any(|(k, _)| k == p) {

@@ -80,6 +80,8 @@ struct Parser<'c, 'a> {
     row_counter: PyInt,
     col_counter: u64,
     shared: HashMap<Option<String>, Translator>,
+    /// `{main}v`, `{main}f`, `{main}is`.
+    tags: [String; 3],
 }
 
 fn err(part: &str, what: impl std::fmt::Display) -> SheetError {
@@ -179,7 +181,7 @@ impl Parser<'_, '_> {
         let mut value: Option<String> = if data_type == "inlineStr" {
             None
         } else {
-            el.find(&tag("v"))
+            el.find(&self.tags[0])
                 .map(|v| v.text.clone().unwrap_or_default())
                 .filter(|t| !t.is_empty())
         };
@@ -207,7 +209,7 @@ impl Parser<'_, '_> {
             formula: false,
         };
         if !data_only {
-            if let Some(f) = el.find(&tag("f")) {
+            if let Some(f) = el.find(&self.tags[1]) {
                 out.formula = true;
                 out.value = Some(self.formula(el, f)?);
                 return Ok(out);
@@ -250,7 +252,7 @@ impl Parser<'_, '_> {
                 _ => Raw::Str(text),
             });
         } else if data_type == "inlineStr" {
-            if let Some(is) = el.find(&tag("is")) {
+            if let Some(is) = el.find(&self.tags[2]) {
                 out.value = Some(Raw::Str(text::content(is).map_err(|e| self.err(e.0))?));
             }
         }
@@ -278,9 +280,10 @@ fn check_dimension(part: &str, attrs: &[(String, String)]) -> Result<(), SheetEr
     }
 }
 
-/// `range_boundaries` succeeds (`ABSOLUTE_RE` and the column checks).
-fn range_ok(r: &str) -> bool {
-    fn part(s: &str) -> Option<(Option<&str>, Option<&str>, &str)> {
+/// `range_boundaries(r)`: `(min_col, min_row, max_col, max_row)`, a missing end
+/// repeating the start; `None` where it raises.
+pub(crate) fn range_boundaries(r: &str) -> Option<[Option<i64>; 4]> {
+    fn part(s: &str) -> (Option<&str>, Option<&str>, &str) {
         let s = s.strip_prefix('$').unwrap_or(s);
         let letters = s
             .bytes()
@@ -294,39 +297,56 @@ fn range_ok(r: &str) -> bool {
             .find(|(_, c)| ctxguard_core::pyjson::digit_value(*c).is_none())
             .map_or(s.len(), |(i, _)| i);
         let (row, rest) = s.split_at(digits);
-        Some((
+        (
             (!col.is_empty()).then_some(col),
             (!row.is_empty()).then_some(row),
             rest,
-        ))
+        )
     }
-    let Some((c1, r1, rest)) = part(r) else {
-        return false;
-    };
+    let (c1, r1, rest) = part(r);
     let (c2, r2, sep) = match rest.strip_prefix(':') {
         Some(after) => match part(after) {
-            Some((c2, r2, "")) => (c2, r2, true),
-            _ => return false,
+            (c2, r2, "") => (c2, r2, true),
+            _ => return None,
         },
         None if rest.is_empty() || rest == "\n" => (None, None, false),
-        None => return false,
+        None => return None,
     };
     if sep {
         let all = c1.is_some() && c2.is_some() && r1.is_some() && r2.is_some();
         let cols = c1.is_some() && c2.is_some() && r1.is_none() && r2.is_none();
         let rows = r1.is_some() && r2.is_some() && c1.is_none() && c2.is_none();
         if !(all || cols || rows) {
-            return false;
+            return None;
         }
     }
-    [c1, c2]
-        .into_iter()
-        .flatten()
-        .all(|c| column_index(c).is_some())
-        && [r1, r2]
-            .into_iter()
-            .flatten()
-            .all(|r| PyInt::parse(r).is_some())
+    let col = |c: Option<&str>| -> Option<Option<i64>> {
+        c.map_or(Some(None), |c| column_index(c).map(|i| Some(i64::from(i))))
+    };
+    let row = |r: Option<&str>| -> Option<Option<i64>> {
+        r.map_or(Some(None), |r| {
+            PyInt::parse(r).map(|i| Some(i.to_i64().unwrap_or(i64::MAX)))
+        })
+    };
+    let (min_col, min_row) = (col(c1)?, row(r1)?);
+    let max_col = if sep { col(c2)? } else { min_col };
+    let max_row = if sep { row(r2)? } else { min_row };
+    Some([min_col, min_row, max_col, max_row])
+}
+
+/// `range_boundaries` succeeds.
+fn range_ok(r: &str) -> bool {
+    range_boundaries(r).is_some()
+}
+
+/// `CellRange(r)`: a bounded range with every coordinate on the sheet.
+pub(crate) fn cell_range_ok(r: &str) -> bool {
+    let Some([c1, r1, c2, r2]) = range_boundaries(r) else {
+        return false;
+    };
+    let rows = |v: Option<i64>| v.is_some_and(|v| (1..=1_048_576).contains(&v));
+    let cols = |v: Option<i64>| v.is_some_and(|v| (1..=18_278).contains(&v));
+    cols(c1) && cols(c2) && rows(r1) && rows(r2)
 }
 
 /// A formula cell's value in the cached-value pass (or the error that pass raises).
@@ -360,6 +380,7 @@ pub(crate) fn read(
         row_counter: PyInt::from_i64(0),
         col_counter: 0,
         shared: HashMap::new(),
+        tags: [tag("v"), tag("f"), tag("is")],
     };
     let (row_tag, col_tag, ext_tag) = (tag("row"), tag("col"), tag("extLst"));
     let (dim_tag, data_tag) = (tag("dimension"), tag("sheetData"));
