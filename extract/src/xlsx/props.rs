@@ -127,9 +127,8 @@ pub(crate) fn check(node: &Node, class: &str, depth: usize) -> Result<(), String
     let Some(c) = classes().classes.get(class) else {
         return Ok(());
     };
-    if c.custom {
-        return Ok(());
-    }
+    // The one custom `from_tree` (PrintPageSetup's) calls the generic one first.
+    let _ = c.custom;
     let mut given: Vec<(String, V<'_>)> = Vec::new();
     for (k, v) in &node.attrs {
         let key = match k.strip_prefix(&format!("{{{REL_NS}}}")) {
