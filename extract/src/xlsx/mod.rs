@@ -17,6 +17,7 @@ mod styles;
 mod text;
 mod value;
 mod xml;
+mod xml_decl;
 
 #[cfg(test)]
 mod tests;
