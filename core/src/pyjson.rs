@@ -335,7 +335,7 @@ pub fn strip(s: &str) -> &str {
 
 /// Python's `repr(float)`: shortest round-trip digits, fixed notation for
 /// exponents in [-4, 16), otherwise `d.ddde+XX`.
-fn float_repr(f: f64) -> String {
+pub fn float_repr(f: f64) -> String {
     if f.is_nan() {
         return "NaN".into();
     }

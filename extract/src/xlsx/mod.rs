@@ -1,0 +1,293 @@
+//! Excel (.xlsx) as openpyxl 3.1.5 reads it (`load_workbook(read_only=True)`,
+//! a formula pass then a cached-value pass), serialised as Wegent's
+//! `knowledge_engine/excel.py` does (`read_excel_sheets`,
+//! `format_excel_row_compact`, `format_excel_sheet_header`), with its retry
+//! on an unreadable stylesheet.
+
+mod book;
+mod cell_ref;
+mod dates;
+mod formula;
+mod numfmt;
+mod props;
+mod pynum;
+mod sheet;
+mod strings;
+mod styles;
+mod text;
+mod value;
+mod xml;
+mod xml_decl;
+
+#[cfg(test)]
+mod tests;
+
+use crate::error::{DocumentError, Subject};
+use crate::limits::Limits;
+use crate::package::Package;
+use crate::truncate::SheetText;
+use book::{relationships, rels_path, strip_first, Manifest, Rel, Workbook, SHARED_STRINGS};
+use pynum::PyInt;
+use std::collections::{HashMap, HashSet};
+use value::{compact_row, sheet_header, Norm};
+
+fn failed(reason: impl std::fmt::Display) -> DocumentError {
+    DocumentError::failed(Subject::Excel, reason)
+}
+
+/// The fixed path openpyxl reads styles from.
+const STYLES: &str = "xl/styles.xml";
+
+/// A worksheet to read: its title and part.
+struct SheetPart {
+    title: String,
+    path: String,
+}
+
+/// The workbook as loaded, before its sheets are walked.
+struct Loaded {
+    strings: Vec<String>,
+    epoch: dates::Epoch,
+    sheets: Vec<SheetPart>,
+}
+
+/// Parses a part as lxml does, mapping failures to the refusal.
+fn tree(pkg: &mut Package<'_>, name: &str, limits: &Limits) -> Result<xml::Node, DocumentError> {
+    let bytes = pkg.read(name).map_err(failed)?;
+    xml::parse_tree(name, &bytes, limits.max_xml_depth).map_err(|e| failed(e.0))
+}
+
+/// `load_workbook` up to the worksheets: manifest, strings, workbook, properties, styles.
+fn load(
+    pkg: &mut Package<'_>,
+    limits: &Limits,
+    repaired: bool,
+) -> Result<Result<(Loaded, styles::Formats), String>, DocumentError> {
+    let manifest =
+        Manifest::read(&tree(pkg, "[Content_Types].xml", limits)?).map_err(|e| failed(e.0))?;
+    let strings = match manifest.find(SHARED_STRINGS) {
+        Some(part) => {
+            let path = strip_first(part).to_string();
+            let bytes = pkg.read(&path).map_err(failed)?;
+            xml::with_reader(&path, &bytes, limits.max_xml_depth, |r| {
+                strings::read(r).map_err(|e| xml::XmlError(e.0))
+            })
+            .map_err(|e| failed(e.0))?
+        }
+        None => Vec::new(),
+    };
+    let wb_part = manifest.workbook_part().map_err(|e| failed(e.0))?;
+    let wb_path = strip_first(&wb_part).to_string();
+    let workbook = Workbook::read(&tree(pkg, &wb_path, limits)?).map_err(|e| failed(e.0))?;
+    let mut wb_rels: Option<HashMap<String, Rel>> = None;
+    let mut rels_of_book = |pkg: &mut Package<'_>| -> Result<HashMap<String, Rel>, DocumentError> {
+        if let Some(r) = &wb_rels {
+            return Ok(r.clone());
+        }
+        let path = rels_path(&wb_path);
+        let root = tree(pkg, &path, limits)?;
+        let map: HashMap<String, Rel> = relationships(&path, &root)
+            .into_iter()
+            .filter_map(|r| r.id.clone().map(|id| (id, r)))
+            .collect();
+        wb_rels = Some(map.clone());
+        Ok(map)
+    };
+    for ext in &workbook.external {
+        let rels = rels_of_book(pkg)?;
+        let rel = ext
+            .as_ref()
+            .and_then(|id| rels.get(id))
+            .ok_or_else(|| failed("an external reference names no relationship"))?;
+        tree(pkg, &rel.target, limits)?;
+    }
+    for optional in ["docProps/core.xml", "docProps/custom.xml"] {
+        if pkg.contains(optional) {
+            tree(pkg, optional, limits)?;
+        }
+    }
+    if pkg.contains("xl/theme/theme1.xml") {
+        pkg.read("xl/theme/theme1.xml").map_err(failed)?;
+    }
+    let formats = if repaired || !pkg.contains(STYLES) {
+        styles::Formats::default()
+    } else {
+        match styles::read(&tree(pkg, STYLES, limits)?) {
+            styles::Outcome::Styles(f) => f,
+            styles::Outcome::Fail(m) => {
+                return Err(failed(format!("the stylesheet is invalid: {m}")))
+            }
+            styles::Outcome::Repair(m) => return Ok(Err(m)),
+        }
+    };
+    let names: HashSet<String> = pkg.names().into_iter().collect();
+    let mut sheets = Vec::new();
+    let mut all_sheets = 0usize;
+    for s in &workbook.sheets {
+        let Some(id) = s.id.as_deref().filter(|id| !id.is_empty()) else {
+            continue;
+        };
+        let rels = rels_of_book(pkg)?;
+        let rel = rels
+            .get(id)
+            .ok_or_else(|| failed(format!("the workbook has no relationship '{id}'")))?;
+        if !names.contains(&rel.target) {
+            continue;
+        }
+        let own_rels = rels_path(&rel.target);
+        let own = if names.contains(&own_rels) {
+            Some(relationships(&own_rels, &tree(pkg, &own_rels, limits)?))
+        } else {
+            None
+        };
+        all_sheets += 1;
+        if rel.kind.contains("chartsheet") {
+            tree(pkg, &rel.target, limits)?;
+            let own = own.ok_or_else(|| failed("a chartsheet without relationships"))?;
+            for r in own.iter().filter(|r| r.kind.ends_with("/drawing")) {
+                tree(pkg, &r.target, limits)?;
+            }
+            continue;
+        }
+        sheets.push(SheetPart {
+            title: s.name.clone(),
+            path: rel.target.clone(),
+        });
+    }
+    // assign_names: a sheet-local print-titles name must parse (PrintTitles.from_string).
+    for (name, local, value) in &workbook.names {
+        let Some(idx) = *local else { continue };
+        let idx = if idx < 0 {
+            idx + all_sheets as i64
+        } else {
+            idx
+        };
+        if !(0..all_sheets as i64).contains(&idx) {
+            continue;
+        }
+        if name.starts_with("_xlnm.Print_Titles") && !print_titles_ok(value) {
+            return Err(failed(format!(
+                "'{value}' is not a valid print titles definition"
+            )));
+        }
+    }
+    let epoch = if workbook.date1904 {
+        dates::Epoch::Mac
+    } else {
+        dates::Epoch::Windows
+    };
+    Ok(Ok((
+        Loaded {
+            strings,
+            epoch,
+            sheets,
+        },
+        formats,
+    )))
+}
+
+/// Whether `TITLES_REGEX` finds anything in a print-titles value: a sheet
+/// title or a row or column range before or after a `!`.
+fn print_titles_ok(value: &str) -> bool {
+    value.split('!').count() > 1 && value != "!"
+}
+
+/// Every member read once, as `_repair_stylesheet` copies the archive.
+fn repair_copy(pkg: &mut Package<'_>) -> Result<(), DocumentError> {
+    for name in pkg.names() {
+        if name.ends_with('/') {
+            continue;
+        }
+        pkg.read(&name).map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// The populated sheets, their header line and compact rows rendered.
+pub(crate) fn sheets(bytes: &[u8], limits: &Limits) -> Result<Vec<SheetText>, DocumentError> {
+    let mut pkg = Package::open(bytes, limits).map_err(failed)?;
+    let (loaded, formats) = match load(&mut pkg, limits, false)? {
+        Ok(done) => done,
+        Err(_) => {
+            repair_copy(&mut pkg)?;
+            match load(&mut pkg, limits, true)? {
+                Ok(done) => done,
+                Err(m) => return Err(failed(m)),
+            }
+        }
+    };
+    let ctx = sheet::Context {
+        strings: &loaded.strings,
+        formats: &formats,
+        epoch: loaded.epoch,
+    };
+    let mut read = Vec::with_capacity(loaded.sheets.len());
+    for part in &loaded.sheets {
+        let bytes = pkg.read(&part.path).map_err(failed)?;
+        let s = xml::with_reader(&part.path, &bytes, limits.max_xml_depth, |r| {
+            sheet::read(&part.path, r, &ctx).map_err(|e| xml::XmlError(e.0))
+        })
+        .map_err(|e| failed(e.0))?;
+        read.push(s);
+    }
+    let mut out = Vec::new();
+    for (part, s) in loaded.sheets.iter().zip(read) {
+        let coords: HashSet<(PyInt, u64)> = s
+            .rows
+            .iter()
+            .flatten()
+            .filter(|c| c.cached.is_some() || is_formula_object(&c.value))
+            .map(|c| (c.row.clone(), c.column))
+            .collect();
+        if !coords.is_empty() {
+            if let Some(e) = &s.cached_error {
+                return Err(failed(e));
+            }
+        }
+        let mut cached: HashMap<(PyInt, u64), value::Raw> = HashMap::new();
+        if !coords.is_empty() {
+            for c in s.rows.iter().flatten() {
+                let key = (c.row.clone(), c.column);
+                if !coords.contains(&key) {
+                    continue;
+                }
+                let v = match &c.cached {
+                    Some(v) => v.clone(),
+                    None => Some(c.value.clone()),
+                };
+                if let Some(v) = v {
+                    cached.insert(key, v);
+                }
+            }
+        }
+        let mut rows = Vec::with_capacity(s.rows.len());
+        for r in &s.rows {
+            let Some(first) = r.first() else { continue };
+            let source_row = first.row.clone();
+            let cells: Vec<(u64, Norm)> = r
+                .iter()
+                .map(|c| {
+                    let v = c.value.normalize();
+                    let v = match cached.get(&(source_row.clone(), c.column)) {
+                        Some(k) => Norm::Obj(vec![("formula", v), ("value", k.normalize())]),
+                        None => v,
+                    };
+                    (c.column, v)
+                })
+                .collect();
+            rows.push(compact_row(&source_row, &cells));
+        }
+        if !rows.is_empty() {
+            out.push(SheetText {
+                header: sheet_header(&part.title),
+                rows,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// `ArrayFormula` / `DataTableFormula` values count as formulas whatever the cell type.
+fn is_formula_object(v: &value::Raw) -> bool {
+    matches!(v, value::Raw::Array { .. } | value::Raw::DataTable(_))
+}

@@ -1,0 +1,568 @@
+//! One worksheet, streamed as openpyxl's read-only `WorkSheetParser` and
+//! `ReadOnlyWorksheet._cells_by_row` walk it after `reset_dimensions()`:
+//! every `<row>` anywhere (its `r`, else one past the last), every child of
+//! a row as a cell (its `r`, else one column right of the last), rows
+//! numbered below the running count dropped, cells right of a row's last
+//! cell dropped and later duplicates winning. Each cell is read twice, as
+//! the formula pass (`data_only=False`) and the cached-value pass see it, so
+//! that Wegent's merge of cached results needs no second walk.
+
+use super::cell_ref::{column_index, column_letter, coordinate_to_tuple};
+use super::dates::{from_excel, from_iso8601, Epoch, Serial};
+use super::formula::Translator;
+use super::pynum::{parse_float, PyInt};
+use super::styles::Formats;
+use super::text;
+use super::value::Raw;
+use super::xml::{Builder, Ev, Node, Reader, XmlError};
+use std::collections::HashMap;
+
+/// The spreadsheetml namespace every worksheet tag is matched in.
+pub(crate) const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+
+fn tag(local: &str) -> String {
+    format!("{{{MAIN}}}{local}")
+}
+
+/// What the cells of a workbook are read against.
+pub(crate) struct Context<'a> {
+    /// The shared string table.
+    pub strings: &'a [String],
+    /// Date and timedelta style indices.
+    pub formats: &'a Formats,
+    /// The date system.
+    pub epoch: Epoch,
+}
+
+/// A populated cell of a kept row.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Cell {
+    /// The cell's own row (`cell.row`).
+    pub row: PyInt,
+    /// Its column.
+    pub column: u64,
+    /// The formula pass's value.
+    pub value: Raw,
+    /// For formula cells, the cached-value pass's value.
+    pub cached: Option<Option<Raw>>,
+}
+
+/// The sheet as both passes see it.
+#[derive(Debug, Default)]
+pub(crate) struct Sheet {
+    /// Kept rows with at least one populated cell, in order.
+    pub rows: Vec<Vec<Cell>>,
+    /// The first error the cached-value pass would raise on this sheet, if any.
+    pub cached_error: Option<String>,
+}
+
+/// Why the sheet could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SheetError(pub String);
+
+impl From<XmlError> for SheetError {
+    fn from(e: XmlError) -> Self {
+        SheetError(e.0)
+    }
+}
+
+/// One cell as `parse_cell` returns it.
+struct Parsed {
+    row: PyInt,
+    column: u64,
+    value: Option<Raw>,
+    formula: bool,
+}
+
+struct Parser<'c, 'a> {
+    ctx: &'c Context<'a>,
+    part: String,
+    row_counter: PyInt,
+    col_counter: u64,
+    shared: HashMap<Option<String>, Translator>,
+    /// `{main}v`, `{main}f`, `{main}is`.
+    tags: [String; 3],
+}
+
+fn err(part: &str, what: impl std::fmt::Display) -> SheetError {
+    SheetError(format!("worksheet '{part}': {what}"))
+}
+
+/// `_cast_number`: a float when the text has `.`, `e` or `E`, else an int.
+fn cast_number(text: &str) -> Option<Raw> {
+    if text.contains(['.', 'e', 'E']) {
+        parse_float(text).map(Raw::Float)
+    } else {
+        PyInt::parse(text).map(Raw::Int)
+    }
+}
+
+/// A Python list index (negative from the end).
+fn py_index(len: usize, idx: &PyInt) -> Option<usize> {
+    let i = idx.to_i64()?;
+    let len = i64::try_from(len).ok()?;
+    let i = if i < 0 { i + len } else { i };
+    (0..len).contains(&i).then_some(i as usize)
+}
+
+impl Parser<'_, '_> {
+    fn err(&self, what: impl std::fmt::Display) -> SheetError {
+        err(&self.part, what)
+    }
+
+    /// `parse_row`'s row number: `int(r)`, else an integral `float(r)`, else one past the last.
+    fn start_row(&mut self, attrs: &[(String, String)]) -> Result<(), SheetError> {
+        if let Some((_, r)) = attrs.iter().find(|(k, _)| k == "r") {
+            self.row_counter = match PyInt::parse(r) {
+                Some(i) => i,
+                None => match parse_float(r) {
+                    Some(f) if f.is_finite() && f.fract() == 0.0 => PyInt::from_integral_float(f),
+                    _ => return Err(self.err(format!("'{r}' is not a valid row number"))),
+                },
+            };
+        } else {
+            self.row_counter = self.row_counter.incremented();
+        }
+        self.col_counter = 0;
+        Ok(())
+    }
+
+    /// `parse_formula`.
+    fn formula(&mut self, cell: &Node, f: &Node) -> Result<Raw, SheetError> {
+        let coordinate = cell.get("r");
+        let mut value = String::from("=");
+        if let Some(t) = &f.text {
+            value.push_str(t);
+        }
+        match f.get("t") {
+            Some("array") => Ok(Raw::Array {
+                reference: f.get("ref").map(str::to_string),
+                text: value,
+            }),
+            Some("shared") => {
+                let idx = f.get("si").map(str::to_string);
+                if let Some(t) = self.shared.get(&idx) {
+                    let moved = t.translate(coordinate).map_err(|e| self.err(e.0))?;
+                    return Ok(Raw::Str(moved));
+                }
+                if value != "=" {
+                    let origin = coordinate
+                        .filter(|c| !c.is_empty())
+                        .ok_or_else(|| self.err("a shared formula's master has no coordinate"))?;
+                    let t = Translator::new(&value, origin).map_err(|e| self.err(e.0))?;
+                    self.shared.insert(idx, t);
+                }
+                Ok(Raw::Str(value))
+            }
+            Some("dataTable") => {
+                if f.get("ref").is_none() {
+                    return Err(self.err("a data table formula without ref"));
+                }
+                Ok(Raw::DataTable(f.attrs.clone()))
+            }
+            _ => Ok(Raw::Str(value)),
+        }
+    }
+
+    /// `parse_cell` in one pass's mode; the counters move only in the formula pass.
+    fn cell(&mut self, el: &Node, data_only: bool) -> Result<Parsed, SheetError> {
+        let data_type = el.get("t").unwrap_or("n");
+        // `element.get('s', 0)`, int()-ed when truthy: absent is 0, empty matches nothing.
+        let style: Option<i64> = match el.get("s") {
+            None => Some(0),
+            Some("") => None,
+            Some(s) => Some(
+                PyInt::parse(s)
+                    .ok_or_else(|| self.err(format!("style '{s}' is not an integer")))?
+                    .to_i64()
+                    .unwrap_or(i64::MIN),
+            ),
+        };
+        let mut value: Option<String> = if data_type == "inlineStr" {
+            None
+        } else {
+            el.find(&self.tags[0])
+                .map(|v| v.text.clone().unwrap_or_default())
+                .filter(|t| !t.is_empty())
+        };
+        let (row, column) = match el.get("r").filter(|c| !c.is_empty()) {
+            Some(c) => {
+                let (row, col) = coordinate_to_tuple(c)
+                    .ok_or_else(|| self.err(format!("'{c}' is not a cell coordinate")))?;
+                if !data_only {
+                    self.col_counter = u64::from(col);
+                }
+                (row, u64::from(col))
+            }
+            None => {
+                let column = self.col_counter + 1;
+                if !data_only {
+                    self.col_counter = column;
+                }
+                (self.row_counter.clone(), column)
+            }
+        };
+        let mut out = Parsed {
+            row,
+            column,
+            value: None,
+            formula: false,
+        };
+        if !data_only {
+            if let Some(f) = el.find(&self.tags[1]) {
+                out.formula = true;
+                out.value = Some(self.formula(el, f)?);
+                return Ok(out);
+            }
+        }
+        if let Some(text) = value.take() {
+            out.value = Some(match data_type {
+                "n" => {
+                    let number = cast_number(&text)
+                        .ok_or_else(|| self.err(format!("'{text}' is not a number")))?;
+                    match style {
+                        Some(s) if self.ctx.formats.dates.contains(&s) => {
+                            let serial = match &number {
+                                Raw::Int(i) => i.to_i64().map_or(Serial::HugeInt, Serial::Int),
+                                Raw::Float(f) => Serial::Float(*f),
+                                _ => Serial::HugeInt,
+                            };
+                            let delta = self.ctx.formats.timedeltas.contains(&s);
+                            match from_excel(serial, self.ctx.epoch, delta) {
+                                Some(m) => Raw::Moment(m),
+                                None => Raw::Str("#VALUE!".into()),
+                            }
+                        }
+                        _ => number,
+                    }
+                }
+                "s" => {
+                    let idx = PyInt::parse(&text)
+                        .ok_or_else(|| self.err(format!("shared string index '{text}'")))?;
+                    let i = py_index(self.ctx.strings.len(), &idx)
+                        .ok_or_else(|| self.err(format!("no shared string {idx}")))?;
+                    Raw::Str(self.ctx.strings.get(i).cloned().unwrap_or_default())
+                }
+                "b" => {
+                    let i = PyInt::parse(&text)
+                        .ok_or_else(|| self.err(format!("'{text}' is not a boolean")))?;
+                    Raw::Bool(!i.is_zero())
+                }
+                "d" => Raw::Moment(from_iso8601(&text).map_err(|e| self.err(e.0))?),
+                _ => Raw::Str(text),
+            });
+        } else if data_type == "inlineStr" {
+            if let Some(is) = el.find(&self.tags[2]) {
+                out.value = Some(Raw::Str(text::content(is).map_err(|e| self.err(e.0))?));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// `SheetDimension.from_tree(el).boundaries`: `ref` must be a valid range.
+fn check_dimension(part: &str, attrs: &[(String, String)]) -> Result<(), SheetError> {
+    for (k, _) in attrs {
+        if !k.starts_with('{') && k != "ref" {
+            return Err(err(part, format!("<dimension> does not take '{k}'")));
+        }
+    }
+    let Some((_, r)) = attrs.iter().find(|(k, _)| k == "ref") else {
+        return Err(err(part, "<dimension> without ref"));
+    };
+    if range_ok(r) {
+        Ok(())
+    } else {
+        Err(err(
+            part,
+            format!("'{r}' is not a valid coordinate or range"),
+        ))
+    }
+}
+
+/// `range_boundaries(r)`: `(min_col, min_row, max_col, max_row)`, a missing end
+/// repeating the start; `None` where it raises.
+pub(crate) fn range_boundaries(r: &str) -> Option<[Option<i64>; 4]> {
+    fn part(s: &str) -> (Option<&str>, Option<&str>, &str) {
+        let s = s.strip_prefix('$').unwrap_or(s);
+        let letters = s
+            .bytes()
+            .take(3)
+            .take_while(u8::is_ascii_alphabetic)
+            .count();
+        let (col, s) = s.split_at(letters);
+        let s = s.strip_prefix('$').unwrap_or(s);
+        let digits = s
+            .char_indices()
+            .find(|(_, c)| ctxguard_core::pyjson::digit_value(*c).is_none())
+            .map_or(s.len(), |(i, _)| i);
+        let (row, rest) = s.split_at(digits);
+        (
+            (!col.is_empty()).then_some(col),
+            (!row.is_empty()).then_some(row),
+            rest,
+        )
+    }
+    let (c1, r1, rest) = part(r);
+    let (c2, r2, sep) = match rest.strip_prefix(':') {
+        Some(after) => match part(after) {
+            (c2, r2, "") => (c2, r2, true),
+            _ => return None,
+        },
+        None if rest.is_empty() || rest == "\n" => (None, None, false),
+        None => return None,
+    };
+    if sep {
+        let all = c1.is_some() && c2.is_some() && r1.is_some() && r2.is_some();
+        let cols = c1.is_some() && c2.is_some() && r1.is_none() && r2.is_none();
+        let rows = r1.is_some() && r2.is_some() && c1.is_none() && c2.is_none();
+        if !(all || cols || rows) {
+            return None;
+        }
+    }
+    let col = |c: Option<&str>| -> Option<Option<i64>> {
+        c.map_or(Some(None), |c| column_index(c).map(|i| Some(i64::from(i))))
+    };
+    let row = |r: Option<&str>| -> Option<Option<i64>> {
+        r.map_or(Some(None), |r| {
+            PyInt::parse(r).map(|i| Some(i.to_i64().unwrap_or(i64::MAX)))
+        })
+    };
+    let (min_col, min_row) = (col(c1)?, row(r1)?);
+    let max_col = if sep { col(c2)? } else { min_col };
+    let max_row = if sep { row(r2)? } else { min_row };
+    Some([min_col, min_row, max_col, max_row])
+}
+
+/// `range_boundaries` succeeds.
+fn range_ok(r: &str) -> bool {
+    range_boundaries(r).is_some()
+}
+
+/// `CellRange(r)`: a bounded range with every coordinate on the sheet.
+pub(crate) fn cell_range_ok(r: &str) -> bool {
+    let Some([c1, r1, c2, r2]) = range_boundaries(r) else {
+        return false;
+    };
+    let rows = |v: Option<i64>| v.is_some_and(|v| (1..=1_048_576).contains(&v));
+    let cols = |v: Option<i64>| v.is_some_and(|v| (1..=18_278).contains(&v));
+    cols(c1) && cols(c2) && rows(r1) && rows(r2)
+}
+
+/// A formula cell's value in the cached-value pass (or the error that pass raises).
+type Cached = Option<Result<Option<Raw>, SheetError>>;
+
+/// A row's cells as `_get_row` keeps them: right of the last cell dropped,
+/// the last of a column winning, in column order.
+fn keep_cells(cells: Vec<(Parsed, Cached)>) -> Vec<(Parsed, Cached)> {
+    let Some(last) = cells.last().map(|c| c.0.column) else {
+        return Vec::new();
+    };
+    let mut kept: Vec<(usize, (Parsed, Cached))> = cells
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (c, _))| c.column >= 1 && c.column <= last)
+        .collect();
+    kept.sort_by(|(ia, a), (ib, b)| a.0.column.cmp(&b.0.column).then(ib.cmp(ia)));
+    kept.dedup_by(|later, earlier| later.1 .0.column == earlier.1 .0.column);
+    kept.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Reads one worksheet part.
+pub(crate) fn read(
+    part: &str,
+    reader: &mut Reader<'_>,
+    ctx: &Context<'_>,
+) -> Result<Sheet, SheetError> {
+    let mut p = Parser {
+        ctx,
+        part: part.to_string(),
+        row_counter: PyInt::from_i64(0),
+        col_counter: 0,
+        shared: HashMap::new(),
+        tags: [tag("v"), tag("f"), tag("is")],
+    };
+    let (row_tag, col_tag, ext_tag) = (tag("row"), tag("col"), tag("extLst"));
+    let (dim_tag, data_tag) = (tag("dimension"), tag("sheetData"));
+    let mut sheet = Sheet::default();
+    let mut counter = PyInt::from_i64(1);
+    // Open elements; the depth of the open row and of an open extLst.
+    let mut open: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    let mut row_depth: Option<usize> = None;
+    let mut ext_depth: Option<usize> = None;
+    let mut dimension_done = false;
+    let mut row_cells: Vec<(Parsed, Cached)> = Vec::new();
+    let mut keep_row = false;
+    // A cell, or a property element (`pageMargins`, …) with its class, being built.
+    let mut cell: Option<(Builder, Option<&'static str>)> = None;
+    while let Some(ev) = reader.next()? {
+        if let Some((b, props)) = cell.as_mut() {
+            if let Some(node) = b.feed(ev) {
+                let props = *props;
+                cell = None;
+                open.pop();
+                if let Some(class) = props {
+                    super::props::check(&node, class, 0).map_err(|e| err(part, e))?;
+                    continue;
+                }
+                let parsed = p.cell(&node, false)?;
+                let cached = parsed.formula.then(|| p.cell(&node, true).map(|c| c.value));
+                row_cells.push((parsed, cached));
+            }
+            continue;
+        }
+        match ev {
+            Ev::Start { tag, attrs } => {
+                let depth = open.len();
+                if row_depth.is_some_and(|d| depth == d + 1) {
+                    let mut b = Builder::new(false);
+                    b.feed(Ev::Start {
+                        tag: tag.clone(),
+                        attrs: attrs.clone(),
+                    });
+                    cell = Some((b, None));
+                } else if let Some(class) = tag
+                    .strip_prefix(&format!("{{{MAIN}}}"))
+                    .and_then(super::props::root_class)
+                {
+                    let mut b = Builder::new(false);
+                    b.feed(Ev::Start {
+                        tag: tag.clone(),
+                        attrs: attrs.clone(),
+                    });
+                    cell = Some((b, Some(class)));
+                } else if tag == row_tag && row_depth.is_none() {
+                    p.start_row(&attrs)?;
+                    keep_row = p.row_counter >= counter;
+                    if keep_row {
+                        counter = p.row_counter.incremented();
+                    }
+                    row_depth = Some(depth);
+                } else if ext_depth.is_some_and(|d| depth == d + 1) {
+                    check_extension(part, &tag, &attrs)?;
+                } else if tag == ext_tag {
+                    for (k, _) in &attrs {
+                        if !k.starts_with('{') && k != "ext" {
+                            return Err(err(part, format!("<extLst> does not take '{k}'")));
+                        }
+                    }
+                    ext_depth = Some(depth);
+                }
+                open.push((tag, attrs));
+            }
+            Ev::End => {
+                let Some((tag, attrs)) = open.pop() else {
+                    continue;
+                };
+                let depth = open.len();
+                if row_depth == Some(depth) {
+                    row_depth = None;
+                    let cells = std::mem::take(&mut row_cells);
+                    for (_, cached) in &cells {
+                        if let Some(Err(e)) = cached {
+                            sheet.cached_error.get_or_insert_with(|| e.0.clone());
+                        }
+                    }
+                    if keep_row {
+                        let populated: Vec<Cell> = keep_cells(cells)
+                            .into_iter()
+                            .filter_map(|(c, k)| {
+                                Some(Cell {
+                                    row: c.row,
+                                    column: c.column,
+                                    value: c.value?,
+                                    cached: k.map(|r| r.unwrap_or(None)),
+                                })
+                            })
+                            .collect();
+                        if !populated.is_empty() {
+                            sheet.rows.push(populated);
+                        }
+                    }
+                } else if tag == col_tag {
+                    let min = attrs
+                        .iter()
+                        .find(|(k, _)| k == "min")
+                        .map(|(_, v)| v.as_str());
+                    let ok = min
+                        .and_then(PyInt::parse)
+                        .and_then(|i| i.to_i64())
+                        .and_then(column_letter)
+                        .is_some();
+                    if !ok {
+                        return Err(err(part, "a <col> without a valid min"));
+                    }
+                } else if ext_depth == Some(depth) {
+                    ext_depth = None;
+                } else if tag == dim_tag && !dimension_done {
+                    dimension_done = true;
+                    check_dimension(part, &attrs)?;
+                } else if tag == data_tag {
+                    dimension_done = true;
+                }
+            }
+            Ev::Text(_) | Ev::Comment => {}
+        }
+    }
+    Ok(sheet)
+}
+
+/// `ExtensionList.from_tree`'s `<ext>` children: `uri` required, no other plain attribute.
+fn check_extension(part: &str, tag: &str, attrs: &[(String, String)]) -> Result<(), SheetError> {
+    let local = tag.rsplit('}').next().unwrap_or(tag);
+    if local != "ext" {
+        return Ok(());
+    }
+    let mut uri = false;
+    for (k, _) in attrs {
+        if k == "uri" {
+            uri = true;
+        } else if !k.starts_with('{') {
+            return Err(err(part, format!("<ext> does not take '{k}'")));
+        }
+    }
+    if uri {
+        Ok(())
+    } else {
+        Err(err(part, "<ext> without uri"))
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn keep_for_tests(columns: &[u64]) -> Vec<u64> {
+    let cells = columns
+        .iter()
+        .map(|&c| {
+            let p = Parsed {
+                row: PyInt::from_i64(1),
+                column: c,
+                value: None,
+                formula: false,
+            };
+            (p, None)
+        })
+        .collect();
+    keep_cells(cells).into_iter().map(|c| c.0.column).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_right_of_the_last_are_dropped_and_later_duplicates_win() {
+        assert_eq!(keep_for_tests(&[1, 5, 3]), [1, 3]);
+        assert_eq!(keep_for_tests(&[2, 2, 4]), [2, 4]);
+        assert!(keep_for_tests(&[]).is_empty());
+    }
+
+    #[test]
+    fn ranges_as_range_boundaries_accepts_them() {
+        for ok in ["A1", "A1:D5", "$A$1:$B$2", "A:C", "1:3", "", "XFD1048576"] {
+            assert!(range_ok(ok), "{ok}");
+        }
+        for bad in ["A1:", "A1:B", "AAAA1", "A1 B2", ":"] {
+            assert!(!range_ok(bad), "{bad}");
+        }
+    }
+}

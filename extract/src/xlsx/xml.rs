@@ -1,0 +1,533 @@
+//! XML as the reference's parsers see it: expat (through defusedxml's
+//! `iterparse`, for worksheets and shared strings) and lxml (`fromstring`
+//! with entities unresolved, for the package parts). Names come out in
+//! ElementTree's Clark notation (`{uri}local`), text with line ends
+//! normalised and references resolved, attribute values normalised; any
+//! document those parsers reject is an error here too (unclosed or
+//! mismatched tags, unbound prefixes, duplicate attributes, characters XML
+//! forbids, undefined or declared entities, content after the root).
+//! Nesting is bounded by `Limits::max_xml_depth`.
+
+use super::xml_decl::{declaration_ok, decode};
+use quick_xml::events::Event;
+use std::borrow::Cow;
+
+/// Why a part is not the XML the reference's parsers accept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct XmlError(pub String);
+
+impl XmlError {
+    pub(crate) fn new(part: &str, what: impl std::fmt::Display) -> Self {
+        XmlError(format!("'{part}' is not well-formed XML: {what}"))
+    }
+}
+
+/// The namespace of the `xml:` prefix, bound in every document.
+const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
+
+/// One parse event, names resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Ev {
+    /// An element opens (empty elements give `Start` then `End`).
+    Start {
+        /// `{uri}local` or `local`.
+        tag: String,
+        /// Attributes in document order, `xmlns` declarations left out.
+        attrs: Vec<(String, String)>,
+    },
+    /// The innermost open element closes.
+    End,
+    /// Character data (a text run, a resolved reference or a CDATA section).
+    Text(String),
+    /// A comment or processing instruction inside the root (lxml keeps them as nodes).
+    Comment,
+}
+
+/// A pull parser over one part's bytes.
+pub(crate) struct Reader<'a> {
+    part: String,
+    inner: quick_xml::Reader<&'a [u8]>,
+    /// Prefix bindings per open element (the default namespace under the empty prefix).
+    scopes: Vec<Vec<(String, String)>>,
+    max_depth: usize,
+    root_done: bool,
+    pending_end: bool,
+    seen_event: bool,
+    text_starts_with_decl: bool,
+    /// lxml's rules (the package parts) rather than expat's (worksheets, shared strings).
+    lxml: bool,
+}
+
+/// Whether XML 1.0 allows `c` in a document.
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
+}
+
+/// Raw character data with line ends normalised (`\r\n` and `\r` to `\n`).
+fn normalise_eol(raw: &str) -> Cow<'_, str> {
+    if !raw.contains('\r') {
+        return Cow::Borrowed(raw);
+    }
+    Cow::Owned(raw.replace("\r\n", "\n").replace('\r', "\n"))
+}
+
+/// The character a reference's name (`amp`, `#38`, `#x26`) stands for.
+fn resolve_reference(name: &str) -> Option<char> {
+    match name {
+        "amp" => Some('&'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        _ => {
+            let num = name.strip_prefix('#')?;
+            let code = match num.strip_prefix('x') {
+                Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                    u32::from_str_radix(hex, 16).ok()?
+                }
+                Some(_) => return None,
+                None if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) => {
+                    num.parse().ok()?
+                }
+                None => return None,
+            };
+            char::from_u32(code).filter(|c| is_xml_char(*c))
+        }
+    }
+}
+
+/// An attribute value as XML normalises it: literal whitespace to spaces, references resolved.
+fn attribute_value(part: &str, raw: &str) -> Result<String, XmlError> {
+    if raw.contains('<') {
+        return Err(XmlError::new(part, "'<' in an attribute value"));
+    }
+    let raw = normalise_eol(raw);
+    let mut out = String::with_capacity(raw.len());
+    let mut rest: &str = &raw;
+    while let Some(amp) = rest.find('&') {
+        push_chars(part, &mut out, &rest[..amp], true)?;
+        let after = &rest[amp + 1..];
+        let semi = after
+            .find(';')
+            .ok_or_else(|| XmlError::new(part, "an unterminated reference"))?;
+        let c = resolve_reference(&after[..semi]).ok_or_else(|| {
+            XmlError::new(part, format!("undefined entity '&{};'", &after[..semi]))
+        })?;
+        out.push(c);
+        rest = &after[semi + 1..];
+    }
+    push_chars(part, &mut out, rest, true)?;
+    Ok(out)
+}
+
+/// Appends literal characters, checking each is allowed; in attributes, whitespace becomes a space.
+fn push_chars(part: &str, out: &mut String, text: &str, attribute: bool) -> Result<(), XmlError> {
+    for c in text.chars() {
+        if !is_xml_char(c) {
+            return Err(XmlError::new(
+                part,
+                format!("character U+{:04X} is not allowed", c as u32),
+            ));
+        }
+        out.push(if attribute && matches!(c, '\t' | '\n') {
+            ' '
+        } else {
+            c
+        });
+    }
+    Ok(())
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `text` (already decoded), for the part named `part`.
+    fn over(part: &str, text: &'a str, max_depth: usize) -> Self {
+        let mut inner = quick_xml::Reader::from_reader(text.as_bytes());
+        let config = inner.config_mut();
+        config.check_end_names = true;
+        config.check_comments = true;
+        config.expand_empty_elements = false;
+        config.trim_text(false);
+        Reader {
+            part: part.to_string(),
+            inner,
+            scopes: Vec::new(),
+            max_depth,
+            root_done: false,
+            pending_end: false,
+            seen_event: false,
+            text_starts_with_decl: text.starts_with("<?xml"),
+            lxml: false,
+        }
+    }
+
+    fn err(&self, what: impl std::fmt::Display) -> XmlError {
+        XmlError::new(&self.part, what)
+    }
+
+    /// The namespace bound to `prefix` in the open scopes.
+    fn lookup(&self, prefix: &str) -> Option<&str> {
+        if prefix == "xml" {
+            return Some(XML_NS);
+        }
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|scope| scope.iter().rev())
+            .find(|(p, _)| p == prefix)
+            .map(|(_, uri)| uri.as_str())
+    }
+
+    /// `{uri}local` for a qualified name; `element` names take the default namespace.
+    fn clark(&self, qname: &str, element: bool) -> Result<String, XmlError> {
+        match qname.split_once(':') {
+            Some((prefix, local)) => {
+                if local.is_empty() || local.contains(':') || prefix.is_empty() {
+                    return Err(self.err(format!("bad name '{qname}'")));
+                }
+                let uri = self
+                    .lookup(prefix)
+                    .ok_or_else(|| self.err(format!("unbound prefix '{prefix}'")))?;
+                Ok(format!("{{{uri}}}{local}"))
+            }
+            None if element => match self.lookup("") {
+                Some(uri) if !uri.is_empty() => Ok(format!("{{{uri}}}{qname}")),
+                _ => Ok(qname.to_string()),
+            },
+            None => Ok(qname.to_string()),
+        }
+    }
+
+    fn start(&mut self, e: &quick_xml::events::BytesStart<'_>) -> Result<Ev, XmlError> {
+        if self.root_done && self.scopes.is_empty() {
+            return Err(self.err("junk after the document element"));
+        }
+        if self.scopes.len() >= self.max_depth {
+            return Err(self.err(format!("nested deeper than {} elements", self.max_depth)));
+        }
+        let name = std::str::from_utf8(e.name().as_ref())
+            .map_err(|_| self.err("invalid UTF-8"))?
+            .to_string();
+        let mut bindings = Vec::new();
+        let mut raw_attrs = Vec::new();
+        for attr in e.attributes().with_checks(true) {
+            let attr = attr.map_err(|err| self.err(err))?;
+            let key = std::str::from_utf8(attr.key.as_ref())
+                .map_err(|_| self.err("invalid UTF-8"))?
+                .to_string();
+            let raw = std::str::from_utf8(&attr.value).map_err(|_| self.err("invalid UTF-8"))?;
+            let value = attribute_value(&self.part, raw)?;
+            if key == "xmlns" {
+                bindings.push((String::new(), value));
+            } else if let Some(prefix) = key.strip_prefix("xmlns:") {
+                if value.is_empty() {
+                    return Err(self.err(format!("prefix '{prefix}' bound to nothing")));
+                }
+                bindings.push((prefix.to_string(), value));
+            } else {
+                raw_attrs.push((key, value));
+            }
+        }
+        self.scopes.push(bindings);
+        let tag = self.clark(&name, true)?;
+        let mut attrs = Vec::with_capacity(raw_attrs.len());
+        for (key, value) in raw_attrs {
+            let key = self.clark(&key, false)?;
+            if attrs.iter().any(|(k, _)| *k == key) {
+                return Err(self.err(format!("duplicate attribute '{key}'")));
+            }
+            attrs.push((key, value));
+        }
+        Ok(Ev::Start { tag, attrs })
+    }
+
+    fn end(&mut self) -> Ev {
+        self.scopes.pop();
+        if self.scopes.is_empty() {
+            self.root_done = true;
+        }
+        Ev::End
+    }
+
+    /// Text outside the root must be whitespace.
+    fn outside_root(&self, text: &str) -> Result<(), XmlError> {
+        if self.scopes.is_empty() && !text.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n')) {
+            return Err(self.err("text outside the document element"));
+        }
+        Ok(())
+    }
+
+    /// The next event, `None` at the end of a complete document.
+    pub(crate) fn next(&mut self) -> Result<Option<Ev>, XmlError> {
+        if self.pending_end {
+            self.pending_end = false;
+            return Ok(Some(self.end()));
+        }
+        loop {
+            let event = self.inner.read_event().map_err(|e| self.err(e))?;
+            let first = !self.seen_event;
+            self.seen_event = true;
+            if first {
+                if let Event::Decl(d) = &event {
+                    if !self.text_starts_with_decl || !declaration_ok(d, self.lxml) {
+                        return Err(
+                            self.err("XML declaration allowed only at the start of the document")
+                        );
+                    }
+                    continue;
+                }
+            }
+            match event {
+                Event::Start(e) => return self.start(&e).map(Some),
+                Event::Empty(e) => {
+                    let ev = self.start(&e)?;
+                    self.pending_end = true;
+                    return Ok(Some(ev));
+                }
+                Event::End(_) => return Ok(Some(self.end())),
+                Event::Text(t) => {
+                    let raw = std::str::from_utf8(&t).map_err(|_| self.err("invalid UTF-8"))?;
+                    self.outside_root(raw)?;
+                    if self.scopes.is_empty() {
+                        continue;
+                    }
+                    if raw.contains("]]>") {
+                        return Err(self.err("']]>' in character data"));
+                    }
+                    let mut out = String::with_capacity(raw.len());
+                    push_chars(&self.part, &mut out, &normalise_eol(raw), false)?;
+                    return Ok(Some(Ev::Text(out)));
+                }
+                Event::CData(t) => {
+                    if self.scopes.is_empty() {
+                        return Err(self.err("CDATA outside the document element"));
+                    }
+                    let raw = std::str::from_utf8(&t).map_err(|_| self.err("invalid UTF-8"))?;
+                    let mut out = String::with_capacity(raw.len());
+                    push_chars(&self.part, &mut out, &normalise_eol(raw), false)?;
+                    return Ok(Some(Ev::Text(out)));
+                }
+                Event::GeneralRef(r) => {
+                    let name = std::str::from_utf8(&r).map_err(|_| self.err("invalid UTF-8"))?;
+                    if self.scopes.is_empty() {
+                        return Err(self.err("a reference outside the document element"));
+                    }
+                    let c = resolve_reference(name)
+                        .ok_or_else(|| self.err(format!("undefined entity '&{name};'")))?;
+                    return Ok(Some(Ev::Text(c.to_string())));
+                }
+                Event::Comment(_) | Event::PI(_) => {
+                    if !self.scopes.is_empty() {
+                        return Ok(Some(Ev::Comment));
+                    }
+                }
+                Event::Decl(_) => {
+                    return Err(
+                        self.err("XML declaration allowed only at the start of the document")
+                    );
+                }
+                Event::DocType(d) => {
+                    if memchr::memmem::find(&d, b"ENTITY").is_some() {
+                        return Err(self.err("the document declares entities"));
+                    }
+                }
+                Event::Eof => {
+                    if !self.scopes.is_empty() {
+                        return Err(self.err("no closing tag before the end"));
+                    }
+                    if !self.root_done {
+                        return Err(self.err("no element found"));
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+    }
+}
+
+/// Decodes `bytes` and calls `f` with a reader over them.
+pub(crate) fn with_reader<T>(
+    part: &str,
+    bytes: &[u8],
+    max_depth: usize,
+    f: impl FnOnce(&mut Reader<'_>) -> Result<T, XmlError>,
+) -> Result<T, XmlError> {
+    let text = decode(part, bytes)?;
+    let mut reader = Reader::over(part, &text, max_depth);
+    f(&mut reader)
+}
+
+/// A node of a small part's tree.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Node {
+    /// `{uri}local`; empty for a comment or processing instruction (lxml mode only).
+    pub tag: String,
+    /// Attributes in document order.
+    pub attrs: Vec<(String, String)>,
+    /// ElementTree's `.text`: the character data before the first child.
+    pub text: Option<String>,
+    /// Child nodes.
+    pub children: Vec<Node>,
+}
+
+impl Node {
+    /// An attribute's value.
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether this is a comment or processing instruction.
+    pub(crate) fn is_comment(&self) -> bool {
+        self.tag.is_empty()
+    }
+
+    /// The first child element with this exact tag (`element.find(tag)`).
+    pub(crate) fn find(&self, tag: &str) -> Option<&Node> {
+        self.children.iter().find(|c| c.tag == tag)
+    }
+
+    /// The local part of the tag (`openpyxl.xml.functions.localname`).
+    pub(crate) fn local(&self) -> &str {
+        if self.is_comment() {
+            return "comment";
+        }
+        match self.tag.rfind('}') {
+            Some(i) => &self.tag[i + 1..],
+            None => &self.tag,
+        }
+    }
+}
+
+/// Builds trees from events: ElementTree semantics (comments dropped, text
+/// around them joined) or lxml's (comments kept as nodes, ending `.text`).
+pub(crate) struct Builder {
+    stack: Vec<Node>,
+    keep_comments: bool,
+}
+
+impl Builder {
+    /// A builder whose first `Start` is the subtree's root.
+    pub(crate) fn new(keep_comments: bool) -> Self {
+        Builder {
+            stack: Vec::new(),
+            keep_comments,
+        }
+    }
+
+    /// Feeds one event; returns the finished root when its `End` arrives.
+    pub(crate) fn feed(&mut self, ev: Ev) -> Option<Node> {
+        match ev {
+            Ev::Start { tag, attrs } => {
+                self.stack.push(Node {
+                    tag,
+                    attrs,
+                    text: None,
+                    children: Vec::new(),
+                });
+                None
+            }
+            Ev::End => {
+                let node = self.stack.pop()?;
+                match self.stack.last_mut() {
+                    Some(parent) => {
+                        parent.children.push(node);
+                        None
+                    }
+                    None => Some(node),
+                }
+            }
+            Ev::Text(t) => {
+                if let Some(top) = self.stack.last_mut() {
+                    if top.children.is_empty() {
+                        top.text.get_or_insert_with(String::new).push_str(&t);
+                    }
+                }
+                None
+            }
+            Ev::Comment => {
+                if self.keep_comments {
+                    if let Some(top) = self.stack.last_mut() {
+                        top.children.push(Node::default());
+                    }
+                }
+                None
+            }
+        }
+    }
+}
+
+/// A whole small part as a tree, lxml's way (comments kept as nodes).
+pub(crate) fn parse_tree(part: &str, bytes: &[u8], max_depth: usize) -> Result<Node, XmlError> {
+    with_reader(part, bytes, max_depth, |reader| {
+        reader.lxml = true;
+        let mut builder = Builder::new(true);
+        let mut root = None;
+        while let Some(ev) = reader.next()? {
+            if let Some(done) = builder.feed(ev) {
+                root = Some(done);
+            }
+        }
+        root.ok_or_else(|| XmlError::new(part, "no element found"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(xml: &str) -> Result<Node, XmlError> {
+        parse_tree("t.xml", xml.as_bytes(), 64)
+    }
+
+    #[test]
+    fn names_are_resolved_to_clark_notation() {
+        let n = tree(r#"<x:a xmlns:x="urn:x" xmlns="urn:d" b="1" x:c="2"><d/></x:a>"#)
+            .expect("well-formed");
+        assert_eq!(n.tag, "{urn:x}a");
+        assert_eq!(
+            n.attrs,
+            [("b".into(), "1".into()), ("{urn:x}c".into(), "2".into())]
+        );
+        assert_eq!(n.children[0].tag, "{urn:d}d");
+    }
+
+    #[test]
+    fn text_and_attributes_are_normalised() {
+        let n = tree("<a v=\"x\ty&#10;z\">l1\r\nl2\r&amp;&#x41;<![CDATA[<c>]]></a>").expect("ok");
+        assert_eq!(n.get("v"), Some("x y\nz"));
+        assert_eq!(n.text.as_deref(), Some("l1\nl2\n&A<c>"));
+    }
+
+    #[test]
+    fn malformed_documents_are_refused() {
+        for bad in [
+            "<?xml encoding='UTF-8'?><a/>",
+            "<?xml version='2.0'?><a/>",
+            "<?xml version='1.0' standalone='maybe'?><a/>",
+            " <?xml version='1.0'?><a/>",
+            "<a>",
+            "<a></b>",
+            "<a/><b/>",
+            "<p:a/>",
+            "<a x='1' x='2'/>",
+            "<a>\u{1}</a>",
+            "<a>&foo;</a>",
+            "<!DOCTYPE a [<!ENTITY e 'x'>]><a>&e;</a>",
+            "",
+            "text<a/>",
+        ] {
+            assert!(tree(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let deep = "<a>".repeat(100) + &"</a>".repeat(100);
+        assert!(tree(&deep)
+            .expect_err("too deep")
+            .0
+            .contains("nested deeper"));
+    }
+}
