@@ -26,6 +26,7 @@ mod archive;
 pub mod chars;
 pub mod conformance;
 pub mod csv;
+pub mod chardet;
 pub mod decode;
 mod docx;
 pub mod error;
