@@ -4,7 +4,7 @@
 //!
 //! Each line is `{"mode", "hex", ...}`:
 //! - `codec`: `codec` (a Python codec name) and `text` (the strict decode, or null when it fails);
-//! - `detect`: `encoding` (or null) and `confidence`, `chardet.detect`'s answer;
+//! - `detect`: `encoding` (or null) and `confidence` (Python's repr, a string), `chardet.detect`'s answer;
 //! - `decode`: `text`, `_decode_binary_data`'s answer;
 //! - `mime`: `mime`, `magic.Magic(mime=True).from_buffer`'s answer.
 //!
@@ -38,7 +38,11 @@ fn check(case: &Value, bytes: &[u8]) -> Result<(), String> {
         "detect" => {
             let got = chardet::detect(bytes);
             let want_enc = case["encoding"].as_str();
-            let want_conf = case["confidence"].as_f64().unwrap_or(-1.0);
+            // written as Python's repr: parsed exactly (serde_json's float parsing may be 1 ulp off)
+            let want_conf: f64 = case["confidence"]
+                .as_str()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(-1.0);
             if got.escape {
                 return Ok(());
             }
