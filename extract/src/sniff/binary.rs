@@ -1,0 +1,514 @@
+//! libmagic's binary magic rules (the raw-bytes pass of `file_softmagic`)
+//! for the formats an upload plausibly is: executables (ELF, PE/DOS,
+//! Mach-O, Java class, Python bytecode, WebAssembly), archives and
+//! compression (zip and its OOXML/ODF/EPUB/APK/JAR kinds, gzip, bzip2, xz,
+//! lzma, zstd, 7z, rar, lz4, ar/deb, rpm, CDF), images, audio and video
+//! containers, fonts, PDF, PostScript, RTF, SQLite, PGP armour. Each mirrors
+//! its magic entry (Magdir file named in the comment), including which
+//! continuation names the MIME type; a format matched without one answers
+//! [`Hit::NoMime`], as libmagic leaves such files to its text stage.
+
+use super::tables::FTYP_BRANDS;
+use super::Hit;
+
+fn at(buf: &[u8], offset: usize, pattern: &[u8]) -> bool {
+    buf.get(offset..).is_some_and(|rest| rest.starts_with(pattern))
+}
+
+fn byte(buf: &[u8], offset: usize) -> Option<u8> {
+    buf.get(offset).copied()
+}
+
+fn le16(buf: &[u8], offset: usize) -> Option<u16> {
+    Some(u16::from_le_bytes([byte(buf, offset)?, byte(buf, offset + 1)?]))
+}
+
+fn be16(buf: &[u8], offset: usize) -> Option<u16> {
+    Some(u16::from_be_bytes([byte(buf, offset)?, byte(buf, offset + 1)?]))
+}
+
+fn le32(buf: &[u8], offset: usize) -> Option<u32> {
+    let b = buf.get(offset..offset.checked_add(4)?)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+fn be32(buf: &[u8], offset: usize) -> Option<u32> {
+    let b = buf.get(offset..offset.checked_add(4)?)?;
+    Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// `search/N pattern` from `offset`: the offset just after the first match.
+fn search(buf: &[u8], offset: usize, range: usize, pattern: &[u8]) -> Option<usize> {
+    let end = offset.saturating_add(range).saturating_add(pattern.len()).min(buf.len());
+    let hay = buf.get(offset..end)?;
+    memchr::memmem::find(hay, pattern).map(|i| offset + i + pattern.len())
+}
+
+const fn mime(m: &'static str) -> Option<Hit> {
+    Some(Hit::Mime(m))
+}
+
+/// The composite document file (OLE2) header; libmagic's CDF reader names
+/// its kind from the directory, which is not ported: the generic name.
+pub(super) fn cdf(buf: &[u8]) -> Option<&'static str> {
+    (buf.len() >= 512 && buf.starts_with(b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"))
+        .then_some("application/x-ole-storage")
+}
+
+/// The binary rules in libmagic's order (by strength, where two could both match).
+pub(super) fn rules(buf: &[u8], looks_text: bool) -> Option<Hit> {
+    let checks: [fn(&[u8], bool) -> Option<Hit>; 12] = [
+        elf, images, pdf, archives, compressed, executables, media, fonts, documents,
+        databases, zip, iso9660,
+    ];
+    checks.iter().find_map(|check| check(buf, looks_text))
+}
+
+/// Magdir/elf: the object type at 16 in the header's byte order.
+fn elf(buf: &[u8], _: bool) -> Option<Hit> {
+    if !buf.starts_with(b"\x7FELF") {
+        return None;
+    }
+    let e_type = match byte(buf, 5) {
+        Some(1) => le16(buf, 16),
+        Some(2) => be16(buf, 16),
+        _ => None,
+    };
+    let machine = match byte(buf, 5) {
+        Some(1) => le16(buf, 18),
+        Some(2) => be16(buf, 18),
+        _ => None,
+    };
+    match e_type {
+        Some(0) => mime("application/octet-stream"),
+        Some(1) => mime("application/x-object"),
+        Some(2) => mime("application/x-executable"),
+        // ${x?pie-executable:sharedlib}: a buffer has no execute bit
+        Some(3) => mime("application/x-sharedlib"),
+        Some(4) => mime("application/x-coredump"),
+        Some(0xFE01) if byte(buf, 7) == Some(202) => mime("application/x-executable"),
+        Some(0xFF80) if machine == Some(8) => mime("application/x-sharedlib"),
+        _ => Some(Hit::NoMime),
+    }
+}
+
+/// Magdir/images, jpeg, riff (WebP), animation (ISO Media images are in [`media`]).
+fn images(buf: &[u8], _: bool) -> Option<Hit> {
+    if buf.starts_with(b"\x89PNG\r\n\x1A\n\x00\x00\x00\x0DIHDR")
+        || (buf.starts_with(b"\x89PNG\r\n\x1A\n\x00\x00\x00\x04CgBI")
+            && at(buf, 24, b"\x00\x00\x00\x0DIHDR"))
+    {
+        return mime("image/png");
+    }
+    if buf.starts_with(b"GIF8") {
+        return mime("image/gif");
+    }
+    if buf.starts_with(b"\xFF\xD8\xFF") {
+        return mime("image/jpeg");
+    }
+    if buf.starts_with(b"II*\x00") || buf.starts_with(b"MM\x00*") {
+        return mime("image/tiff");
+    }
+    if buf.starts_with(b"BM") {
+        // bitmap-bmp: the DIB header sizes that name image/bmp
+        return match le32(buf, 14) {
+            Some(12 | 16 | 24 | 40 | 48 | 52 | 56 | 64 | 108 | 124) => mime("image/bmp"),
+            _ => None,
+        };
+    }
+    if buf.starts_with(b"8BPS") {
+        return match be16(buf, 4) {
+            Some(1 | 2) => mime("image/vnd.adobe.photoshop"),
+            _ => Some(Hit::NoMime),
+        };
+    }
+    if buf.starts_with(b"gimp xcf") {
+        return mime("image/x-xcf");
+    }
+    None
+}
+
+/// Magdir/pdf: `%PDF-` (also after a newline or a UTF-8 BOM).
+fn pdf(buf: &[u8], _: bool) -> Option<Hit> {
+    (buf.starts_with(b"%PDF-") || buf.starts_with(b"\n%PDF-") || buf.starts_with(b"\xEF\xBB\xBF%PDF-"))
+        .then_some(Hit::Mime("application/pdf"))
+}
+
+/// Magdir/archive: 7z, rar, ar/deb, rpm, cab.
+fn archives(buf: &[u8], _: bool) -> Option<Hit> {
+    if buf.starts_with(b"7z\xBC\xAF\x27\x1C") {
+        return mime("application/x-7z-compressed");
+    }
+    if buf.starts_with(b"Rar!\x1A\x07") {
+        return mime("application/x-rar");
+    }
+    if buf.starts_with(b"!<arch>\n") {
+        if at(buf, 8, b"debian-binary") {
+            return mime("application/vnd.debian.binary-package");
+        }
+        return mime("application/x-archive");
+    }
+    if buf.starts_with(b"\xED\xAB\xEE\xDB") {
+        return mime("application/x-rpm");
+    }
+    if buf.starts_with(b"MSCF\x00\x00\x00\x00") && le32(buf, 8).is_some_and(|s| s > 0) {
+        return mime("application/vnd.ms-cab-compressed");
+    }
+    None
+}
+
+/// Magdir/compress.
+fn compressed(buf: &[u8], _: bool) -> Option<Hit> {
+    if buf.starts_with(b"\x1F\x8B") {
+        return mime("application/gzip");
+    }
+    if buf.starts_with(b"BZh") {
+        return mime("application/x-bzip2");
+    }
+    if buf.starts_with(b"\xFD7zXZ\x00") {
+        return mime("application/x-xz");
+    }
+    if let Some(magic) = le32(buf, 0) {
+        if (0xFD2F_B522..=0xFD2F_B528).contains(&magic) {
+            return mime("application/zstd");
+        }
+        if magic == 0x184D_2204 || magic == 0x184C_2102 {
+            return mime("application/x-lz4");
+        }
+    }
+    if buf.starts_with(b"\x5D\x00\x00") && matches!(byte(buf, 12), Some(0x00 | 0xFF)) {
+        return mime("application/x-lzma");
+    }
+    None
+}
+
+/// Magdir/msdos, mach, cafebabe, python, webassembly.
+fn executables(buf: &[u8], _: bool) -> Option<Hit> {
+    if buf.starts_with(b"\x00asm") {
+        return if le32(buf, 4) == Some(1) {
+            mime("application/wasm")
+        } else {
+            Some(Hit::NoMime)
+        };
+    }
+    if let Some(magic) = be32(buf, 0) {
+        match magic {
+            0xFEED_FACE | 0xFEED_FACF | 0xCEFA_EDFE | 0xCFFA_EDFE => {
+                return mime("application/x-mach-binary")
+            }
+            0xCAFE_BABE => {
+                // Java class (major version > 30) or a Mach-O universal binary (few architectures)
+                let second = be32(buf, 4).unwrap_or(0);
+                return if second > 30 {
+                    mime("application/x-java-applet")
+                } else {
+                    mime("application/x-mach-binary")
+                };
+            }
+            _ => {}
+        }
+    }
+    if buf.starts_with(b"MZ") {
+        let pe = le32(buf, 0x3C)
+            .and_then(|o| usize::try_from(o).ok())
+            .is_some_and(|o| at(buf, o, b"PE\x00\x00"));
+        return if pe {
+            mime("application/vnd.microsoft.portable-executable")
+        } else {
+            Some(Hit::NoMime)
+        };
+    }
+    if at(buf, 2, b"\x0D\x0A") && le16(buf, 0).is_some_and(|m| (2900..=3600).contains(&m)) {
+        return mime("application/x-bytecode.python");
+    }
+    None
+}
+
+/// Magdir/riff, animation (ISO Media, Matroska), vorbis, audio, flash, asf, midi.
+fn media(buf: &[u8], looks_text: bool) -> Option<Hit> {
+    if buf.starts_with(b"RIFF") || buf.starts_with(b"RIFX") {
+        if at(buf, 8, b"WAVE") {
+            return mime("audio/x-wav");
+        }
+        if at(buf, 8, b"AVI ") {
+            return mime("video/x-msvideo");
+        }
+        if at(buf, 8, b"WEBP") {
+            return mime("image/webp");
+        }
+        return Some(Hit::NoMime);
+    }
+    if at(buf, 4, b"ftyp") {
+        let brand = buf.get(8..12).unwrap_or(&[]);
+        return Some(
+            FTYP_BRANDS
+                .iter()
+                .find(|(b, _)| brand.starts_with(b))
+                .map_or(Hit::NoMime, |&(_, m)| Hit::Mime(m)),
+        );
+    }
+    if buf.starts_with(b"\x1A\x45\xDF\xA3") {
+        if let Some(end) = search(buf, 4, 4096, b"\x42\x82") {
+            let doc = buf.get(end + 1..).unwrap_or(&[]);
+            if doc.starts_with(b"webm") {
+                return mime("video/webm");
+            }
+            if doc.starts_with(b"matroska") {
+                return mime("video/x-matroska");
+            }
+        }
+        return Some(Hit::NoMime);
+    }
+    if buf.starts_with(b"OggS") {
+        let kind = buf.get(28..).unwrap_or(&[]);
+        return Some(if byte(buf, 4) != Some(0) {
+            Hit::NoMime
+        } else if kind.starts_with(b"\x7FFLAC") || kind.starts_with(b"\x01vorbis") || kind.starts_with(b"OpusHead") || kind.starts_with(b"Speex   ") {
+            Hit::Mime("audio/ogg")
+        } else if kind.starts_with(b"\x80theora") || kind.starts_with(b"fishead\x00") || kind.starts_with(b"\x01video\x00\x00\x00") {
+            Hit::Mime("video/ogg")
+        } else {
+            Hit::Mime("application/ogg")
+        });
+    }
+    if buf.starts_with(b"fLaC") {
+        return mime("audio/flac");
+    }
+    if buf.starts_with(b"ID3") {
+        // the frames after the tag, by the whole rule set (an `indirect` rule)
+        let size = (6..10).try_fold(0usize, |acc, i| {
+            byte(buf, i).map(|b| (acc << 7) | usize::from(b & 0x7F))
+        });
+        let inner = size.and_then(|s| buf.get(s + 10..)).unwrap_or(&[]);
+        return match rules(inner, looks_text) {
+            Some(Hit::Mime(m)) => mime(m),
+            _ => mime_of_mpeg(inner).or(Some(Hit::NoMime)),
+        };
+    }
+    if let Some(hit) = mime_of_mpeg(buf) {
+        return Some(hit);
+    }
+    if buf.starts_with(b"FLV\x01") {
+        return mime("video/x-flv");
+    }
+    if buf.starts_with(b"\x30\x26\xB2\x75\x8E\x66\xCF\x11\xA6\xD9\x00\xAA\x00\x62\xCE\x6C") {
+        return mime("video/x-ms-asf");
+    }
+    if buf.starts_with(b"MThd") {
+        return mime("audio/midi");
+    }
+    None
+}
+
+/// MPEG audio frame headers (Magdir/animation's `MPEG ADTS` entries).
+fn mime_of_mpeg(buf: &[u8]) -> Option<Hit> {
+    let h = be16(buf, 0)?;
+    match h & 0xFFFE {
+        // layer III v1 names its type only with a valid bitrate nibble
+        0xFFFA => {
+            let rate = byte(buf, 2)? & 0xF0;
+            (rate != 0 && rate != 0xF0).then_some(Hit::Mime("audio/mpeg"))
+        }
+        0xFFFC | 0xFFF2 | 0xFFF4 | 0xFFF6 | 0xFFE2 => mime("audio/mpeg"),
+        _ if h & 0xFFF6 == 0xFFF0 => mime("audio/x-hx-aac-adts"),
+        _ => None,
+    }
+}
+
+/// Magdir/fonts: sfnt (TrueType), OpenType CFF, WOFF, WOFF2.
+fn fonts(buf: &[u8], _: bool) -> Option<Hit> {
+    if buf.starts_with(b"wOFF") {
+        return mime("font/woff");
+    }
+    if buf.starts_with(b"wOF2") {
+        return mime("font/woff2");
+    }
+    if buf.starts_with(b"\x00\x01\x00\x00") || buf.starts_with(b"true") || buf.starts_with(b"typ1") {
+        let tag = buf.get(12..16).unwrap_or(&[]);
+        let tag_ok = tag.len() == 4
+            && tag[0].is_ascii_alphabetic()
+            && tag[1].is_ascii_alphabetic()
+            && (tag[2].is_ascii_alphabetic() || tag[2] == b'/')
+            && (tag[3].is_ascii_alphabetic() || tag[3] == b'2' || tag[3] == b' ');
+        return (be16(buf, 4).is_some_and(|n| n < 47) && tag_ok).then_some(Hit::Mime("font/sfnt"));
+    }
+    if buf.starts_with(b"OTTO") {
+        return mime("application/vnd.ms-opentype");
+    }
+    None
+}
+
+/// Magdir/printer (PostScript), rtf, pgp.
+fn documents(buf: &[u8], _: bool) -> Option<Hit> {
+    if buf.starts_with(b"%!") || buf.starts_with(b"\x04%!") || buf.starts_with(b"\x1B%-12345X%!PS") {
+        return mime("application/postscript");
+    }
+    if buf.starts_with(b"{\\rtf") {
+        return mime("text/rtf");
+    }
+    if at(buf, 2, b"---BEGIN PGP PRIVATE KEY BLOCK-") || at(buf, 2, b"---BEGIN PGP PUBLIC KEY BLOCK-") {
+        return mime("application/pgp-keys");
+    }
+    if buf.starts_with(b"-----BEGIN PGP MESSAGE-") {
+        return mime("application/pgp-encrypted");
+    }
+    if buf.starts_with(b"-----BEGIN PGP SIGNATURE-") {
+        return mime("application/pgp-signature");
+    }
+    None
+}
+
+/// Magdir/sql (SQLite 3), pcap.
+fn databases(buf: &[u8], _: bool) -> Option<Hit> {
+    if buf.starts_with(b"SQLite format 3\x00") {
+        return if be16(buf, 16).is_some_and(|s| s > 0) {
+            mime("application/vnd.sqlite3")
+        } else {
+            Some(Hit::NoMime)
+        };
+    }
+    if matches!(be32(buf, 0), Some(0xA1B2_C3D4 | 0xD4C3_B2A1 | 0xA1B2_3C4D | 0x4D3C_B2A1)) {
+        return mime("application/vnd.tcpdump.pcap");
+    }
+    None
+}
+
+/// Magdir/isa-ish: ISO 9660 (`CD001` at 32769).
+fn iso9660(buf: &[u8], _: bool) -> Option<Hit> {
+    at(buf, 32769, b"CD001").then_some(Hit::Mime("application/x-iso9660-image"))
+}
+
+/// The name of the zip entry whose local header is at `header`.
+fn entry_name(buf: &[u8], header: usize) -> &[u8] {
+    let len = le16(buf, header + 26).map_or(0, usize::from);
+    buf.get(header + 30..).map_or(&[], |rest| rest.get(..len).unwrap_or(rest))
+}
+
+/// Magdir/msooxml's `msooxml` test on a name.
+fn ooxml_kind(name: &[u8]) -> Option<&'static str> {
+    if name.starts_with(b"word/") {
+        Some("application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+    } else if name.starts_with(b"ppt/") {
+        Some("application/vnd.openxmlformats-officedocument.presentationml.presentation")
+    } else if name.starts_with(b"xl/") {
+        Some("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    } else if name.starts_with(b"visio/") {
+        Some("application/vnd.ms-visio.drawing.main+xml")
+    } else if name.starts_with(b"AppManifest.xaml") {
+        Some("application/x-silverlight-app")
+    } else {
+        None
+    }
+}
+
+/// The zip rules of Magdir/msooxml (strongest), archive (APK, JAR, the
+/// `mimetype` member of ODF/EPUB) and the generic `Zip archive data`.
+fn zip(buf: &[u8], _: bool) -> Option<Hit> {
+    if buf.starts_with(b"PK\x05\x06") {
+        return mime("application/zip");
+    }
+    if buf.starts_with(b"PK00PK\x03\x04") {
+        return mime("application/zip");
+    }
+    if !buf.starts_with(b"PK\x03\x04") {
+        return None;
+    }
+    // msooxml: the first member's name, else (first member a package part)
+    // the members found by three successive searches from its data's end
+    // (the second member is skipped over: each search starts 26 bytes past
+    // the previous match).
+    if let Some(kind) = ooxml_kind(entry_name(buf, 0)) {
+        return mime(kind);
+    }
+    let first = entry_name(buf, 0);
+    let package_part = [&b"[Content_Types].xml"[..], b"_rels/.rels", b"docProps", b"customXml"]
+        .iter()
+        .any(|p| memchr::memmem::find(first, p).is_some());
+    if package_part {
+        let start = le32(buf, 18).map(|c| c as usize + 49);
+        if let Some(second) = start.and_then(|s| search(buf, s, 6000, b"PK\x03\x04")) {
+            let mut from = second + 26;
+            for _ in 0..3 {
+                let Some(next) = search(buf, from, 6000, b"PK\x03\x04") else {
+                    break;
+                };
+                let header = next - 4;
+                if let Some(kind) = ooxml_kind(entry_name(buf, header)) {
+                    return mime(kind);
+                }
+                from = next + 26;
+            }
+        }
+    }
+    // archive: APK and JAR
+    let name_len = le16(buf, 26);
+    let name = entry_name(buf, 0);
+    if name_len == Some(19) && name.starts_with(b"AndroidManifest.xml")
+        || name_len == Some(11) && name.starts_with(b"classes.dex")
+    {
+        return mime("application/vnd.android.package-archive");
+    }
+    // the `-512` offsets need a buffer of 512 bytes at least
+    if name_len == Some(20) && name.starts_with(b"META-INF/MANIFEST.MF") && buf.len() >= 512 {
+        let tail = buf.get(buf.len() - 512..).unwrap_or(&[]);
+        for marker in [&b"resources.arsc"[..], b"classes.dex", b"lib/armeabi", b"res/drawable"] {
+            if memchr::memmem::find(tail, marker).is_some() {
+                return mime("application/vnd.android.package-archive");
+            }
+        }
+        return mime("application/java-archive");
+    }
+    // archive: a first member `mimetype` holding the type
+    if at(buf, 26, b"\x08\x00\x00\x00mimetypeapplication/") {
+        let sub = buf.get(50..).unwrap_or(&[]);
+        if sub.starts_with(b"vnd.oasis.opendocument.") {
+            let kind = buf.get(73..).unwrap_or(&[]);
+            for (name, mime_type) in ODF_KINDS {
+                if kind.starts_with(name) {
+                    let after = byte(buf, 73 + name.len());
+                    if after == Some(b'-') {
+                        if at(buf, 73 + name.len(), b"-template") {
+                            return mime(ODF_TEMPLATES.iter().find(|(n, _)| *n == name).map_or(mime_type, |&(_, t)| t));
+                        }
+                        return Some(Hit::NoMime);
+                    }
+                    return mime(mime_type);
+                }
+            }
+            return Some(Hit::NoMime);
+        }
+        if sub.starts_with(b"epub+zip") {
+            return mime("application/epub+zip");
+        }
+        return mime("application/zip");
+    }
+    let cafe = le16(buf, 26)
+        .and_then(|n| le16(buf, usize::from(n) + 30))
+        .is_some_and(|v| v == 0xCAFE);
+    if cafe {
+        return mime("application/java-archive");
+    }
+    mime("application/zip")
+}
+
+/// OpenDocument kinds after `vnd.oasis.opendocument.` (their plain MIME types).
+const ODF_KINDS: [(&[u8], &str); 7] = [
+    (b"text", "application/vnd.oasis.opendocument.text"),
+    (b"graphics", "application/vnd.oasis.opendocument.graphics"),
+    (b"presentation", "application/vnd.oasis.opendocument.presentation"),
+    (b"spreadsheet", "application/vnd.oasis.opendocument.spreadsheet"),
+    (b"chart", "application/vnd.oasis.opendocument.chart"),
+    (b"formula", "application/vnd.oasis.opendocument.formula"),
+    (b"image", "application/vnd.oasis.opendocument.image"),
+];
+
+/// Their `-template` variants.
+const ODF_TEMPLATES: [(&[u8], &str); 7] = [
+    (b"text", "application/vnd.oasis.opendocument.text-template"),
+    (b"graphics", "application/vnd.oasis.opendocument.graphics-template"),
+    (b"presentation", "application/vnd.oasis.opendocument.presentation-template"),
+    (b"spreadsheet", "application/vnd.oasis.opendocument.spreadsheet-template"),
+    (b"chart", "application/vnd.oasis.opendocument.chart-template"),
+    (b"formula", "application/vnd.oasis.opendocument.formula-template"),
+    (b"image", "application/vnd.oasis.opendocument.image-template"),
+];

@@ -1,0 +1,213 @@
+//! libmagic's text rules (the `TEXTTEST` pass of `file_softmagic`, over the
+//! text re-encoded as UTF-8). Every rule whose MIME type is not
+//! text-readable is here as its magic entry reads (mail and news headers,
+//! KDE links, Windows shortcuts and setup files, XML sitemaps, netpbm
+//! images, FrameMaker); of the text-readable ones the common kinds
+//! (scripts by their `#!` line, HTML, XML, SVG, TeX, troff, diffs,
+//! makefiles, C, Python, calendars, vCards, subtitles), which only change
+//! the name, not the decision. Anything else is `text/plain`.
+
+use super::Hit;
+
+fn starts_ci(buf: &[u8], pattern: &[u8]) -> bool {
+    buf.get(..pattern.len()).is_some_and(|h| h.eq_ignore_ascii_case(pattern))
+}
+
+fn find(buf: &[u8], range: usize, pattern: &[u8]) -> Option<usize> {
+    let end = range.saturating_add(pattern.len()).min(buf.len());
+    memchr::memmem::find(buf.get(..end)?, pattern)
+}
+
+fn find_ci(buf: &[u8], range: usize, pattern: &[u8]) -> bool {
+    let end = range.saturating_add(pattern.len()).min(buf.len());
+    let hay = buf.get(..end).unwrap_or(&[]);
+    hay.windows(pattern.len().max(1)).any(|w| w.eq_ignore_ascii_case(pattern))
+}
+
+/// Magdir/mail.news (all `string/t` at offset 0).
+fn mail(buf: &[u8]) -> Option<&'static str> {
+    const RFC822: &str = "message/rfc822";
+    const NEWS: &str = "message/news";
+    let exact: [(&[u8], &str); 10] = [
+        (b"Relay-Version: ", RFC822),
+        (b"#! rnews", RFC822),
+        (b"N#! rnews", RFC822),
+        (b"Forward to ", RFC822),
+        (b"Pipe to ", RFC822),
+        (b"Path:", NEWS),
+        (b"Xref:", NEWS),
+        (b"From:", RFC822),
+        (b"Date:", RFC822),
+        (b"Article ", NEWS),
+    ];
+    if starts_ci(buf, b"delivered-to:") || starts_ci(buf, b"return-path:") {
+        return Some(RFC822);
+    }
+    if buf.starts_with(b"Received:") {
+        return Some(RFC822);
+    }
+    exact.iter().find(|(p, _)| buf.starts_with(p)).map(|&(_, m)| m)
+}
+
+/// Magdir/images netpbm: `P1`-`P6`, whitespace, a digit.
+fn netpbm(buf: &[u8]) -> Option<&'static str> {
+    let kind = match buf.get(..2)? {
+        b"P1" | b"P4" => "image/x-portable-bitmap",
+        b"P2" | b"P5" => "image/x-portable-graymap",
+        b"P3" | b"P6" => "image/x-portable-pixmap",
+        _ => return None,
+    };
+    let rest = buf.get(2..)?;
+    let ws = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    (ws > 0 && rest.get(ws).is_some_and(u8::is_ascii_digit)).then_some(kind)
+}
+
+/// Magdir/windows ini-file: a leading `[` whose first section is `[version]`
+/// or `[strings]` (Windows setup information).
+fn windows_ini(buf: &[u8]) -> Option<Hit> {
+    if !buf.starts_with(b"[") {
+        return None;
+    }
+    let section = buf.get(1..).unwrap_or(&[]);
+    if starts_ci(section, b"version]") || starts_ci(section, b"strings]") {
+        return Some(Hit::Mime("application/x-setupscript"));
+    }
+    None
+}
+
+/// The interpreter of a `#!` line, as the commands/perl/python/ruby/... entries name it.
+fn shebang(buf: &[u8]) -> Option<&'static str> {
+    let line = buf.strip_prefix(b"#!")?;
+    let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+    let words: Vec<&[u8]> = line
+        .split(|&b| b == b' ' || b == b'\t')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let first = *words.first()?;
+    let program = if first.ends_with(b"/env") {
+        words.get(1).copied().unwrap_or(first)
+    } else {
+        first
+    };
+    let name = program.rsplit(|&b| b == b'/').next().unwrap_or(program);
+    let base: &[u8] = name
+        .iter()
+        .position(|b| b.is_ascii_digit() || *b == b'.')
+        .map_or(name, |i| &name[..i]);
+    Some(match base {
+        b"sh" | b"bash" | b"zsh" | b"ksh" | b"dash" | b"ash" | b"csh" | b"tcsh" => "text/x-shellscript",
+        b"python" | b"pypy" => "text/x-script.python",
+        b"perl" => "text/x-perl",
+        b"ruby" => "text/x-ruby",
+        b"node" | b"nodejs" => "application/javascript",
+        b"php" => "text/x-php",
+        b"awk" | b"gawk" | b"nawk" => "text/x-awk",
+        b"tclsh" | b"wish" => "text/x-tcl",
+        b"lua" => "text/x-lua",
+        _ => "text/plain",
+    })
+}
+
+/// Markup by its first tag (Magdir/sgml).
+fn markup(buf: &[u8]) -> Option<&'static str> {
+    let start = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let head = buf.get(start..).unwrap_or(&[]);
+    if head.starts_with(b"<?xml version=") {
+        if find(head, 4096, b"<urlset").is_some() {
+            return Some("application/xml-sitemap");
+        }
+        if find(head, 4096, b"<svg").is_some() {
+            return Some("image/svg+xml");
+        }
+        return Some("text/xml");
+    }
+    if head.starts_with(b"<svg") {
+        return Some("image/svg+xml");
+    }
+    for tag in [&b"<!doctype html"[..], b"<html", b"<head", b"<body", b"<title", b"<script", b"<style", b"<table", b"<h1", b"<a href"] {
+        if find_ci(buf, 4096, tag) {
+            return Some("text/html");
+        }
+    }
+    None
+}
+
+/// The text rules in libmagic's order, for the decision's sake exact on
+/// the non-readable kinds.
+pub(super) fn rules(buf: &[u8]) -> Option<Hit> {
+    if starts_ci(buf, b"[KDE Desktop Entry]") || buf.starts_with(b"# KDE Config File") {
+        return Some(Hit::Mime("application/x-kdelnk"));
+    }
+    if let Some(m) = mail(buf) {
+        return Some(Hit::Mime(m));
+    }
+    if buf.starts_with(b"MIME-Version:") {
+        return Some(Hit::NoMime);
+    }
+    if buf.get(1..).is_some_and(|b| find(b, 100, b"InternetShortcut").is_some()) {
+        return Some(Hit::Mime("application/x-mswinurl"));
+    }
+    if let Some(m) = shebang(buf) {
+        return Some(Hit::Mime(m));
+    }
+    if buf.starts_with(b"<MakerFile") || buf.starts_with(b"<MML") || buf.starts_with(b"<BookFile") {
+        return Some(Hit::Mime("application/x-mif"));
+    }
+    if let Some(hit) = windows_ini(buf) {
+        return Some(hit);
+    }
+    if let Some(m) = netpbm(buf) {
+        return Some(Hit::Mime(m));
+    }
+    if let Some(m) = markup(buf) {
+        return Some(Hit::Mime(m));
+    }
+    if buf.starts_with(b"<?php") {
+        return Some(Hit::Mime("text/x-php"));
+    }
+    if buf.starts_with(b"BEGIN:VCALENDAR") {
+        return Some(Hit::Mime("text/calendar"));
+    }
+    if starts_ci(buf, b"BEGIN:VCARD") {
+        return Some(Hit::Mime("text/vcard"));
+    }
+    if buf.starts_with(b"WEBVTT") {
+        return Some(Hit::Mime("text/vtt"));
+    }
+    if buf.starts_with(b"diff ") || buf.starts_with(b"--- ") || buf.starts_with(b"*** ") || buf.starts_with(b"Index: ") {
+        return Some(Hit::Mime("text/x-diff"));
+    }
+    if find(buf, 4096, b"\\documentclass").is_some() || find(buf, 4096, b"\\begin{document}").is_some() {
+        return Some(Hit::Mime("text/x-tex"));
+    }
+    if buf.starts_with(b".TH ") || buf.starts_with(b".\\\"") || buf.starts_with(b"'\\\"") {
+        return Some(Hit::Mime("text/troff"));
+    }
+    if buf.starts_with(b"#include") || find(buf, 4096, b"\n#include <").is_some() {
+        return Some(Hit::Mime("text/x-c"));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refused_kinds() {
+        assert_eq!(rules(b"From: a@b.c\n\nhi"), Some(Hit::Mime("message/rfc822")));
+        assert_eq!(rules(b"Path: x\n"), Some(Hit::Mime("message/news")));
+        assert_eq!(rules(b"[InternetShortcut]\nURL=x"), Some(Hit::Mime("application/x-mswinurl")));
+        assert_eq!(rules(b"[Version]\nSignature=x"), Some(Hit::Mime("application/x-setupscript")));
+        assert_eq!(rules(b"P1\n2 2\n0 1"), Some(Hit::Mime("image/x-portable-bitmap")));
+        assert_eq!(rules(b"MIME-Version: 1.0\n"), Some(Hit::NoMime));
+    }
+
+    #[test]
+    fn readable_kinds() {
+        assert_eq!(rules(b"#!/usr/bin/env python3\n"), Some(Hit::Mime("text/x-script.python")));
+        assert_eq!(rules(b"#!/bin/bash\n"), Some(Hit::Mime("text/x-shellscript")));
+        assert_eq!(rules(b"<?xml version=\"1.0\"?><svg/>"), Some(Hit::Mime("image/svg+xml")));
+        assert_eq!(rules(b"plain"), None);
+    }
+}
