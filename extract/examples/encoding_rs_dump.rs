@@ -10,7 +10,10 @@ fn line(out: &mut impl Write, label: &str, bytes: &[u8]) -> std::io::Result<()> 
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     match encoding.decode_without_bom_handling_and_without_replacement(bytes) {
         Some(text) => {
-            let points: Vec<String> = text.chars().map(|c| format!("{:x}", u32::from(c))).collect();
+            let points: Vec<String> = text
+                .chars()
+                .map(|c| format!("{:x}", u32::from(c)))
+                .collect();
             writeln!(out, "{label} {hex} {}", points.join(" "))
         }
         None => writeln!(out, "{label} {hex} E"),

@@ -23,10 +23,10 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 mod archive;
+pub mod chardet;
 pub mod chars;
 pub mod conformance;
 pub mod csv;
-pub mod chardet;
 pub mod decode;
 mod docx;
 pub mod error;

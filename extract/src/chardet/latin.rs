@@ -65,7 +65,6 @@ impl Prober for ClassModel {
         self.state
     }
 
-
     fn confidence(&self) -> f64 {
         if self.state == State::NotMe {
             return 0.01;

@@ -202,8 +202,8 @@ impl Distribution {
             return 0.01;
         }
         if self.total_chars != self.freq_chars {
-            let r = self.freq_chars as f64
-                / ((self.total_chars - self.freq_chars) as f64 * self.ratio);
+            let r =
+                self.freq_chars as f64 / ((self.total_chars - self.freq_chars) as f64 * self.ratio);
             if r < 0.99 {
                 return r;
             }
@@ -343,7 +343,8 @@ struct MultiByte {
 
 impl MultiByte {
     fn new(kind: Kind) -> Self {
-        let (model, orders, context): (&'static StateMachine, Orders, Option<Context>) = match kind {
+        let (model, orders, context): (&'static StateMachine, Orders, Option<Context>) = match kind
+        {
             Kind::Sjis => (&tables::SJIS_SM, Orders::Sjis, Some(Context::new(true))),
             Kind::EucJp => (&tables::EUCJP_SM, Orders::EucJp, Some(Context::new(false))),
             Kind::Gb2312 => (&tables::GB2312_SM, Orders::Gb2312, None),
@@ -400,7 +401,8 @@ impl Prober for MultiByte {
                         };
                         context.feed(window, len);
                     }
-                    self.distribution.feed(py_slice(bytes, at - 1, at + 1), char_len);
+                    self.distribution
+                        .feed(py_slice(bytes, at - 1, at + 1), char_len);
                 }
             }
         }
@@ -415,7 +417,6 @@ impl Prober for MultiByte {
         }
         self.state
     }
-
 
     fn confidence(&self) -> f64 {
         let distribution = self.distribution.confidence();
@@ -474,7 +475,6 @@ impl Prober for Utf8 {
         }
         self.state
     }
-
 
     fn confidence(&self) -> f64 {
         let mut unlike = 0.99;

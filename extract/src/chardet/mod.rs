@@ -120,7 +120,6 @@ impl Prober for Group {
         self.state
     }
 
-
     fn confidence(&self) -> f64 {
         match self.state {
             State::FoundIt => 0.99,
@@ -207,7 +206,8 @@ pub fn detect(bytes: &[u8]) -> Detection {
         return Detection::of("UTF-16", 1.0);
     }
     let high_byte = bytes.iter().any(|&b| b >= 0x80);
-    let escape = !high_byte && (memchr::memchr(0x1B, bytes).is_some() || memchr::memmem::find(bytes, b"~{").is_some());
+    let escape = !high_byte
+        && (memchr::memchr(0x1B, bytes).is_some() || memchr::memmem::find(bytes, b"~{").is_some());
 
     let mut utf1632 = utf1632::Utf1632::default();
     utf1632.feed(bytes);
@@ -216,7 +216,10 @@ pub fn detect(bytes: &[u8]) -> Detection {
     }
 
     if escape {
-        return Detection { escape: true, ..none };
+        return Detection {
+            escape: true,
+            ..none
+        };
     }
     if !high_byte {
         return Detection::of("ascii", 1.0);

@@ -64,7 +64,11 @@ pub(super) fn filter_international_words(buf: &[u8]) -> Vec<u8> {
         let word = buf.get(i..end).unwrap_or(&[]);
         if let Some((&last, head)) = word.split_last() {
             out.extend_from_slice(head);
-            out.push(if !is_letter(last) && last < 0x80 { b' ' } else { last });
+            out.push(if !is_letter(last) && last < 0x80 {
+                b' '
+            } else {
+                last
+            });
         }
         i = end;
     }
@@ -208,7 +212,6 @@ impl Prober for SingleByte {
         counts.state
     }
 
-
     fn confidence(&self) -> f64 {
         self.counts.borrow().confidence(self.model)
     }
@@ -284,7 +287,8 @@ impl Hebrew {
             return VISUAL;
         }
         let model = &models::WINDOWS_1255_HEBREW_MODEL;
-        let modelsub = self.logical.borrow().confidence(model) - self.visual.borrow().confidence(model);
+        let modelsub =
+            self.logical.borrow().confidence(model) - self.visual.borrow().confidence(model);
         if modelsub > 0.01 {
             return LOGICAL;
         }
@@ -360,7 +364,10 @@ mod tests {
     fn international_words_keep_words_with_high_bytes_only() {
         // "abc" has no high byte; "d\xe9f," keeps its letters, its comma becomes a space
         assert_eq!(filter_international_words(b"abc d\xe9f, gh"), b"d\xe9f ");
-        assert_eq!(filter_international_words(b"\xe9\xe9x\xe9"), b"\xe9\xe9x\xe9");
+        assert_eq!(
+            filter_international_words(b"\xe9\xe9x\xe9"),
+            b"\xe9\xe9x\xe9"
+        );
         assert_eq!(filter_international_words(b"1\xe92"), b"\xe9 ");
         assert_eq!(filter_international_words(b""), b"");
     }
@@ -373,6 +380,9 @@ mod tests {
 
     #[test]
     fn ascii_runs_become_one_space() {
-        assert_eq!(filter_high_byte_only(b"ab\xe9cd\xea\xeb"), b" \xe9 \xea\xeb");
+        assert_eq!(
+            filter_high_byte_only(b"ab\xe9cd\xea\xeb"),
+            b" \xe9 \xea\xeb"
+        );
     }
 }

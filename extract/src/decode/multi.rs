@@ -45,19 +45,84 @@ struct Spec {
 
 fn spec(kind: Kind) -> Spec {
     use tables as t;
-    let (singles, leads, rows, overrides, base): (_, _, &'static [[u8; 32]], &'static [(u32, u32)], _) =
-        match kind {
-            Kind::Gb2312 => (&t::GB2312_SINGLES, &t::GB2312_LEADS, &t::GB2312_ROWS, &t::GB2312_OVERRIDES, Some(encoding_rs::GB18030)),
-            Kind::Gbk => (&t::GBK_SINGLES, &t::GBK_LEADS, &t::GBK_ROWS, &t::GBK_OVERRIDES, Some(encoding_rs::GB18030)),
-            Kind::Gb18030 => (&t::GB18030_SINGLES, &t::GB18030_LEADS, &t::GB18030_ROWS, &t::GB18030_OVERRIDES, Some(encoding_rs::GB18030)),
-            Kind::Big5 => (&t::BIG5_SINGLES, &t::BIG5_LEADS, &t::BIG5_ROWS, &t::BIG5_OVERRIDES, Some(encoding_rs::BIG5)),
-            Kind::ShiftJis => (&t::SHIFT_JIS_SINGLES, &t::SHIFT_JIS_LEADS, &t::SHIFT_JIS_ROWS, &t::SHIFT_JIS_OVERRIDES, Some(encoding_rs::SHIFT_JIS)),
-            Kind::Cp932 => (&t::CP932_SINGLES, &t::CP932_LEADS, &t::CP932_ROWS, &t::CP932_OVERRIDES, Some(encoding_rs::SHIFT_JIS)),
-            Kind::EucJp => (&t::EUC_JP_SINGLES, &t::EUC_JP_LEADS, &t::EUC_JP_ROWS, &t::EUC_JP_OVERRIDES, Some(encoding_rs::EUC_JP)),
-            Kind::EucKr => (&t::EUC_KR_SINGLES, &t::EUC_KR_LEADS, &t::EUC_KR_ROWS, &t::EUC_KR_OVERRIDES, Some(encoding_rs::EUC_KR)),
-            Kind::Cp949 => (&t::CP949_SINGLES, &t::CP949_LEADS, &t::CP949_ROWS, &t::CP949_OVERRIDES, Some(encoding_rs::EUC_KR)),
-            Kind::Johab => (&t::JOHAB_SINGLES, &t::JOHAB_LEADS, &t::JOHAB_ROWS, &[], None),
-        };
+    let (singles, leads, rows, overrides, base): (
+        _,
+        _,
+        &'static [[u8; 32]],
+        &'static [(u32, u32)],
+        _,
+    ) = match kind {
+        Kind::Gb2312 => (
+            &t::GB2312_SINGLES,
+            &t::GB2312_LEADS,
+            &t::GB2312_ROWS,
+            &t::GB2312_OVERRIDES,
+            Some(encoding_rs::GB18030),
+        ),
+        Kind::Gbk => (
+            &t::GBK_SINGLES,
+            &t::GBK_LEADS,
+            &t::GBK_ROWS,
+            &t::GBK_OVERRIDES,
+            Some(encoding_rs::GB18030),
+        ),
+        Kind::Gb18030 => (
+            &t::GB18030_SINGLES,
+            &t::GB18030_LEADS,
+            &t::GB18030_ROWS,
+            &t::GB18030_OVERRIDES,
+            Some(encoding_rs::GB18030),
+        ),
+        Kind::Big5 => (
+            &t::BIG5_SINGLES,
+            &t::BIG5_LEADS,
+            &t::BIG5_ROWS,
+            &t::BIG5_OVERRIDES,
+            Some(encoding_rs::BIG5),
+        ),
+        Kind::ShiftJis => (
+            &t::SHIFT_JIS_SINGLES,
+            &t::SHIFT_JIS_LEADS,
+            &t::SHIFT_JIS_ROWS,
+            &t::SHIFT_JIS_OVERRIDES,
+            Some(encoding_rs::SHIFT_JIS),
+        ),
+        Kind::Cp932 => (
+            &t::CP932_SINGLES,
+            &t::CP932_LEADS,
+            &t::CP932_ROWS,
+            &t::CP932_OVERRIDES,
+            Some(encoding_rs::SHIFT_JIS),
+        ),
+        Kind::EucJp => (
+            &t::EUC_JP_SINGLES,
+            &t::EUC_JP_LEADS,
+            &t::EUC_JP_ROWS,
+            &t::EUC_JP_OVERRIDES,
+            Some(encoding_rs::EUC_JP),
+        ),
+        Kind::EucKr => (
+            &t::EUC_KR_SINGLES,
+            &t::EUC_KR_LEADS,
+            &t::EUC_KR_ROWS,
+            &t::EUC_KR_OVERRIDES,
+            Some(encoding_rs::EUC_KR),
+        ),
+        Kind::Cp949 => (
+            &t::CP949_SINGLES,
+            &t::CP949_LEADS,
+            &t::CP949_ROWS,
+            &t::CP949_OVERRIDES,
+            Some(encoding_rs::EUC_KR),
+        ),
+        Kind::Johab => (
+            &t::JOHAB_SINGLES,
+            &t::JOHAB_LEADS,
+            &t::JOHAB_ROWS,
+            &[],
+            None,
+        ),
+    };
     Spec {
         singles,
         leads,
@@ -107,7 +172,13 @@ fn sequence_len(kind: Kind, spec: &Spec, bytes: &[u8]) -> Option<usize> {
     }
     if kind == Kind::EucJp && lead == 0x8F {
         let &third = bytes.get(2)?;
-        return accepts(&tables::EUC_JP_3_LEADS, &tables::EUC_JP_3_ROWS, second, third).then_some(3);
+        return accepts(
+            &tables::EUC_JP_3_LEADS,
+            &tables::EUC_JP_3_ROWS,
+            second,
+            third,
+        )
+        .then_some(3);
     }
     accepts(spec.leads, spec.rows, lead, second).then_some(2)
 }
@@ -200,7 +271,9 @@ fn makeup(bytes: &[u8]) -> Option<u32> {
             .map(u32::from)
     };
     let cho = index(&tables::EUC_KR_MAKEUP_CHO, seq[3])?;
-    let jung = (0xBF..=0xD3).contains(&seq[5]).then(|| u32::from(seq[5] - 0xBF))?;
+    let jung = (0xBF..=0xD3)
+        .contains(&seq[5])
+        .then(|| u32::from(seq[5] - 0xBF))?;
     let jong = if seq[7] == 0xD4 {
         0
     } else {
@@ -240,7 +313,11 @@ fn johab(pair: &[u8]) -> Option<u32> {
     }
     // KS X 1001 outside hangul: the EUC-KR pair the row and cell stand for.
     let (c, c2) = (u32::from(c), u32::from(c2));
-    let mut t1 = if c < 0xE0 { 2 * (c - 0xD9) } else { 2 * c - 0x197 };
+    let mut t1 = if c < 0xE0 {
+        2 * (c - 0xD9)
+    } else {
+        2 * c - 0x197
+    };
     let mut t2 = if c2 < 0x91 { c2 - 0x31 } else { c2 - 0x43 };
     t1 = t1 + u32::from(t2 >= 0x5E) + 0x21;
     t2 = if t2 < 0x5E { t2 } else { t2 - 0x5E } + 0x21;
@@ -262,7 +339,10 @@ mod tests {
         assert!(decode(Kind::Gb18030, b"\x80").is_err());
         // GBK's user-defined area is gb18030's only
         assert!(decode(Kind::Gbk, b"\xA2\xE3").is_err());
-        assert_eq!(decode(Kind::Gb18030, b"\xA2\xE3").as_deref(), Ok("\u{20AC}"));
+        assert_eq!(
+            decode(Kind::Gb18030, b"\xA2\xE3").as_deref(),
+            Ok("\u{20AC}")
+        );
         // HKSCS pairs are not Python's big5
         assert!(decode(Kind::Big5, b"\x88\x62").is_err());
         // a lead at the end is a truncated character
@@ -272,12 +352,21 @@ mod tests {
     #[test]
     fn python_maps_some_pairs_otherwise() {
         assert_eq!(decode(Kind::Gb2312, b"\xA1\xA4").as_deref(), Ok("\u{30FB}"));
-        assert_eq!(decode(Kind::ShiftJis, b"\x81\x60x").as_deref(), Ok("\u{301C}x"));
+        assert_eq!(
+            decode(Kind::ShiftJis, b"\x81\x60x").as_deref(),
+            Ok("\u{301C}x")
+        );
         assert_eq!(decode(Kind::Cp932, b"\x81\x60").as_deref(), Ok("\u{FF5E}"));
         assert_eq!(decode(Kind::Cp932, b"\xA0").as_deref(), Ok("\u{F8F0}"));
-        assert_eq!(decode(Kind::Gb18030, b"\x81\x35\xF4\x37").as_deref(), Ok("\u{1E3F}"));
+        assert_eq!(
+            decode(Kind::Gb18030, b"\x81\x35\xF4\x37").as_deref(),
+            Ok("\u{1E3F}")
+        );
         assert_eq!(decode(Kind::EucJp, b"\x8F\xA2\xB7").as_deref(), Ok("~"));
-        assert_eq!(decode(Kind::Gb18030, b"\x95\x32\x82\x36").as_deref(), Ok("\u{10000}"));
+        assert_eq!(
+            decode(Kind::Gb18030, b"\x95\x32\x82\x36").as_deref(),
+            Ok("\u{10000}")
+        );
     }
 
     #[test]
@@ -287,7 +376,10 @@ mod tests {
             decode(Kind::EucKr, b"\xA4\xD4\xA4\xA8\xA4\xC7\xA4\xB1").as_deref(),
             Ok("\u{B620}")
         );
-        assert!(decode(Kind::EucKr, b"\xA4\xD4\xA4\xA8").is_err(), "truncated");
+        assert!(
+            decode(Kind::EucKr, b"\xA4\xD4\xA4\xA8").is_err(),
+            "truncated"
+        );
         // cp949 has the filler as a character instead
         assert_eq!(decode(Kind::Cp949, b"\xA4\xD4").as_deref(), Ok("\u{3164}"));
     }
@@ -295,7 +387,10 @@ mod tests {
     #[test]
     fn johab_hangul_and_symbols() {
         // 0x8861 is the syllable 가, 0xD931 the first KS X 1001 symbol row's first cell
-        assert_eq!(decode(Kind::Johab, b"\x88\x61a").as_deref(), Ok("\u{AC00}a"));
+        assert_eq!(
+            decode(Kind::Johab, b"\x88\x61a").as_deref(),
+            Ok("\u{AC00}a")
+        );
         assert_eq!(decode(Kind::Johab, b"\xD9\x31").as_deref(), Ok("\u{3000}"));
         assert!(decode(Kind::Johab, b"\xFF").is_err());
     }

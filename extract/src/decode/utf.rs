@@ -9,7 +9,9 @@ use super::CodecError;
 pub(super) fn utf8(bytes: &[u8]) -> Result<String, CodecError> {
     std::str::from_utf8(bytes)
         .map(str::to_string)
-        .map_err(|e| CodecError::Invalid { at: e.valid_up_to() })
+        .map_err(|e| CodecError::Invalid {
+            at: e.valid_up_to(),
+        })
 }
 
 /// UTF-16; `big_endian` None reads a BOM (`utf-16`), Some fixes the order and keeps any BOM.
@@ -41,7 +43,9 @@ pub(super) fn utf16(bytes: &[u8], big_endian: Option<bool>) -> Result<String, Co
         }
     }
     if body.len() % 2 != 0 {
-        return Err(CodecError::Invalid { at: bytes.len() - 1 });
+        return Err(CodecError::Invalid {
+            at: bytes.len() - 1,
+        });
     }
     Ok(out)
 }
@@ -70,7 +74,9 @@ pub(super) fn utf32(bytes: &[u8], big_endian: Option<bool>) -> Result<String, Co
         }
     }
     if body.len() % 4 != 0 {
-        return Err(CodecError::Invalid { at: bytes.len() - body.len() % 4 });
+        return Err(CodecError::Invalid {
+            at: bytes.len() - body.len() % 4,
+        });
     }
     Ok(out)
 }
@@ -85,18 +91,33 @@ mod tests {
         assert_eq!(utf16(b"\xFE\xFF\x00a", None).as_deref(), Ok("a"));
         assert_eq!(utf16(b"a\x00", None).as_deref(), Ok("a"));
         // a BOM later on, or under a fixed order, is a character
-        assert_eq!(utf16(b"\xFF\xFEa\x00\xFF\xFE", None).as_deref(), Ok("a\u{FEFF}"));
-        assert_eq!(utf16(b"\xFF\xFEa\x00", Some(false)).as_deref(), Ok("\u{FEFF}a"));
+        assert_eq!(
+            utf16(b"\xFF\xFEa\x00\xFF\xFE", None).as_deref(),
+            Ok("a\u{FEFF}")
+        );
+        assert_eq!(
+            utf16(b"\xFF\xFEa\x00", Some(false)).as_deref(),
+            Ok("\u{FEFF}a")
+        );
         assert!(utf16(b"a\x00b", None).is_err(), "odd length");
-        assert!(utf16(b"\x00\xD8a\x00", None).is_err(), "lone high surrogate");
+        assert!(
+            utf16(b"\x00\xD8a\x00", None).is_err(),
+            "lone high surrogate"
+        );
         assert!(utf16(b"\x00\xDC", None).is_err(), "lone low surrogate");
         assert_eq!(utf16(b"\x3D\xD8\x00\xDE", None).as_deref(), Ok("\u{1F600}"));
     }
 
     #[test]
     fn utf32_boms_and_failures() {
-        assert_eq!(utf32(b"\xFF\xFE\x00\x00a\x00\x00\x00", None).as_deref(), Ok("a"));
-        assert_eq!(utf32(b"\x00\x00\xFE\xFF\x00\x00\x00a", None).as_deref(), Ok("a"));
+        assert_eq!(
+            utf32(b"\xFF\xFE\x00\x00a\x00\x00\x00", None).as_deref(),
+            Ok("a")
+        );
+        assert_eq!(
+            utf32(b"\x00\x00\xFE\xFF\x00\x00\x00a", None).as_deref(),
+            Ok("a")
+        );
         assert!(utf32(b"\x00\xD8\x00\x00", None).is_err(), "surrogate");
         assert!(utf32(b"\x00\x00\x11\x00", None).is_err(), "beyond U+10FFFF");
         assert!(utf32(b"a\x00\x00", None).is_err(), "truncated");

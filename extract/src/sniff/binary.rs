@@ -12,7 +12,8 @@ use super::tables::FTYP_BRANDS;
 use super::Hit;
 
 fn at(buf: &[u8], offset: usize, pattern: &[u8]) -> bool {
-    buf.get(offset..).is_some_and(|rest| rest.starts_with(pattern))
+    buf.get(offset..)
+        .is_some_and(|rest| rest.starts_with(pattern))
 }
 
 fn byte(buf: &[u8], offset: usize) -> Option<u8> {
@@ -20,11 +21,17 @@ fn byte(buf: &[u8], offset: usize) -> Option<u8> {
 }
 
 fn le16(buf: &[u8], offset: usize) -> Option<u16> {
-    Some(u16::from_le_bytes([byte(buf, offset)?, byte(buf, offset + 1)?]))
+    Some(u16::from_le_bytes([
+        byte(buf, offset)?,
+        byte(buf, offset + 1)?,
+    ]))
 }
 
 fn be16(buf: &[u8], offset: usize) -> Option<u16> {
-    Some(u16::from_be_bytes([byte(buf, offset)?, byte(buf, offset + 1)?]))
+    Some(u16::from_be_bytes([
+        byte(buf, offset)?,
+        byte(buf, offset + 1)?,
+    ]))
 }
 
 fn le32(buf: &[u8], offset: usize) -> Option<u32> {
@@ -39,7 +46,10 @@ fn be32(buf: &[u8], offset: usize) -> Option<u32> {
 
 /// `search/N pattern` from `offset`: the offset just after the first match.
 fn search(buf: &[u8], offset: usize, range: usize, pattern: &[u8]) -> Option<usize> {
-    let end = offset.saturating_add(range).saturating_add(pattern.len()).min(buf.len());
+    let end = offset
+        .saturating_add(range)
+        .saturating_add(pattern.len())
+        .min(buf.len());
     let hay = buf.get(offset..end)?;
     memchr::memmem::find(hay, pattern).map(|i| offset + i + pattern.len())
 }
@@ -57,9 +67,22 @@ pub(super) fn cdf(buf: &[u8]) -> Option<&'static str> {
 
 /// The binary rules in libmagic's order (by strength, where two could both match).
 pub(super) fn rules(buf: &[u8], looks_text: bool) -> Option<Hit> {
-    let checks: [fn(&[u8], bool) -> Option<Hit>; 12] = [
-        elf, images, pdf, archives, compressed, executables, media, fonts, documents,
-        databases, zip, iso9660,
+    let checks: [fn(&[u8], bool) -> Option<Hit>; 15] = [
+        elf,
+        images,
+        pdf,
+        archives,
+        compressed,
+        executables,
+        media,
+        fonts,
+        documents,
+        databases,
+        zip,
+        iso9660,
+        plain_strings,
+        shebang,
+        targa,
     ];
     checks.iter().find_map(|check| check(buf, looks_text))
 }
@@ -130,8 +153,10 @@ fn images(buf: &[u8], _: bool) -> Option<Hit> {
 
 /// Magdir/pdf: `%PDF-` (also after a newline or a UTF-8 BOM).
 fn pdf(buf: &[u8], _: bool) -> Option<Hit> {
-    (buf.starts_with(b"%PDF-") || buf.starts_with(b"\n%PDF-") || buf.starts_with(b"\xEF\xBB\xBF%PDF-"))
-        .then_some(Hit::Mime("application/pdf"))
+    (buf.starts_with(b"%PDF-")
+        || buf.starts_with(b"\n%PDF-")
+        || buf.starts_with(b"\xEF\xBB\xBF%PDF-"))
+    .then_some(Hit::Mime("application/pdf"))
 }
 
 /// Magdir/archive: 7z, rar, ar/deb, rpm, cab.
@@ -183,7 +208,7 @@ fn compressed(buf: &[u8], _: bool) -> Option<Hit> {
 }
 
 /// Magdir/msdos, mach, cafebabe, python, webassembly.
-fn executables(buf: &[u8], _: bool) -> Option<Hit> {
+fn executables(buf: &[u8], looks_text: bool) -> Option<Hit> {
     if buf.starts_with(b"\x00asm") {
         return if le32(buf, 4) == Some(1) {
             mime("application/wasm")
@@ -208,15 +233,25 @@ fn executables(buf: &[u8], _: bool) -> Option<Hit> {
             _ => {}
         }
     }
-    if buf.starts_with(b"MZ") {
-        let pe = le32(buf, 0x3C)
-            .and_then(|o| usize::try_from(o).ok())
-            .is_some_and(|o| at(buf, o, b"PE\x00\x00"));
-        return if pe {
-            mime("application/vnd.microsoft.portable-executable")
-        } else {
-            Some(Hit::NoMime)
-        };
+    // `string/b MZ`: not for text-looking files
+    if buf.starts_with(b"MZ") && !looks_text {
+        let lfanew = le32(buf, 0x3C).and_then(|o| usize::try_from(o).ok());
+        let at_new = |sig: &[u8]| lfanew.is_some_and(|o| at(buf, o, sig));
+        if le16(buf, 0x18).is_some_and(|v| v < 0x40) {
+            if at_new(b"NE") {
+                return mime("image/x-ms-icl");
+            }
+            if !at_new(b"LX") && !at_new(b"PE") {
+                return mime("application/x-dosexec");
+            }
+        }
+        if at_new(b"PE\x00\x00") {
+            return mime("application/vnd.microsoft.portable-executable");
+        }
+        return Some(Hit::NoMime);
+    }
+    if buf.starts_with(b"\xDE\x12\x04\x95") || buf.starts_with(b"\x95\x04\x12\xDE") {
+        return mime("application/x-gettext-translation");
     }
     if at(buf, 2, b"\x0D\x0A") && le16(buf, 0).is_some_and(|m| (2900..=3600).contains(&m)) {
         return mime("application/x-bytecode.python");
@@ -235,6 +270,9 @@ fn media(buf: &[u8], looks_text: bool) -> Option<Hit> {
         }
         if at(buf, 8, b"WEBP") {
             return mime("image/webp");
+        }
+        if at(buf, 8, b"RMID") {
+            return mime("audio/mid");
         }
         return Some(Hit::NoMime);
     }
@@ -263,12 +301,19 @@ fn media(buf: &[u8], looks_text: bool) -> Option<Hit> {
         let kind = buf.get(28..).unwrap_or(&[]);
         return Some(if byte(buf, 4) != Some(0) {
             Hit::NoMime
-        } else if kind.starts_with(b"\x7FFLAC") || kind.starts_with(b"\x01vorbis") || kind.starts_with(b"OpusHead") || kind.starts_with(b"Speex   ") {
+        } else if kind.starts_with(b"\x7FFLAC")
+            || kind.starts_with(b"\x01vorbis")
+            || kind.starts_with(b"OpusHead")
+            || kind.starts_with(b"Speex   ")
+        {
             Hit::Mime("audio/ogg")
-        } else if kind.starts_with(b"\x80theora") || kind.starts_with(b"fishead\x00") || kind.starts_with(b"\x01video\x00\x00\x00") {
+        } else if kind.starts_with(b"\x80theora")
+            || kind.starts_with(b"fishead\x00")
+            || kind.starts_with(b"\x01video\x00\x00\x00")
+        {
             Hit::Mime("video/ogg")
         } else {
-            Hit::Mime("application/ogg")
+            Hit::NoMime
         });
     }
     if buf.starts_with(b"fLaC") {
@@ -323,7 +368,8 @@ fn fonts(buf: &[u8], _: bool) -> Option<Hit> {
     if buf.starts_with(b"wOF2") {
         return mime("font/woff2");
     }
-    if buf.starts_with(b"\x00\x01\x00\x00") || buf.starts_with(b"true") || buf.starts_with(b"typ1") {
+    if buf.starts_with(b"\x00\x01\x00\x00") || buf.starts_with(b"true") || buf.starts_with(b"typ1")
+    {
         let tag = buf.get(12..16).unwrap_or(&[]);
         let tag_ok = tag.len() == 4
             && tag[0].is_ascii_alphabetic()
@@ -340,13 +386,16 @@ fn fonts(buf: &[u8], _: bool) -> Option<Hit> {
 
 /// Magdir/printer (PostScript), rtf, pgp.
 fn documents(buf: &[u8], _: bool) -> Option<Hit> {
-    if buf.starts_with(b"%!") || buf.starts_with(b"\x04%!") || buf.starts_with(b"\x1B%-12345X%!PS") {
+    if buf.starts_with(b"%!") || buf.starts_with(b"\x04%!") || buf.starts_with(b"\x1B%-12345X%!PS")
+    {
         return mime("application/postscript");
     }
     if buf.starts_with(b"{\\rtf") {
         return mime("text/rtf");
     }
-    if at(buf, 2, b"---BEGIN PGP PRIVATE KEY BLOCK-") || at(buf, 2, b"---BEGIN PGP PUBLIC KEY BLOCK-") {
+    if at(buf, 2, b"---BEGIN PGP PRIVATE KEY BLOCK-")
+        || at(buf, 2, b"---BEGIN PGP PUBLIC KEY BLOCK-")
+    {
         return mime("application/pgp-keys");
     }
     if buf.starts_with(b"-----BEGIN PGP MESSAGE-") {
@@ -367,7 +416,10 @@ fn databases(buf: &[u8], _: bool) -> Option<Hit> {
             Some(Hit::NoMime)
         };
     }
-    if matches!(be32(buf, 0), Some(0xA1B2_C3D4 | 0xD4C3_B2A1 | 0xA1B2_3C4D | 0x4D3C_B2A1)) {
+    if matches!(
+        be32(buf, 0),
+        Some(0xA1B2_C3D4 | 0xD4C3_B2A1 | 0xA1B2_3C4D | 0x4D3C_B2A1)
+    ) {
         return mime("application/vnd.tcpdump.pcap");
     }
     None
@@ -381,7 +433,8 @@ fn iso9660(buf: &[u8], _: bool) -> Option<Hit> {
 /// The name of the zip entry whose local header is at `header`.
 fn entry_name(buf: &[u8], header: usize) -> &[u8] {
     let len = le16(buf, header + 26).map_or(0, usize::from);
-    buf.get(header + 30..).map_or(&[], |rest| rest.get(..len).unwrap_or(rest))
+    buf.get(header + 30..)
+        .map_or(&[], |rest| rest.get(..len).unwrap_or(rest))
 }
 
 /// Magdir/msooxml's `msooxml` test on a name.
@@ -421,9 +474,14 @@ fn zip(buf: &[u8], _: bool) -> Option<Hit> {
         return mime(kind);
     }
     let first = entry_name(buf, 0);
-    let package_part = [&b"[Content_Types].xml"[..], b"_rels/.rels", b"docProps", b"customXml"]
-        .iter()
-        .any(|p| memchr::memmem::find(first, p).is_some());
+    let package_part = [
+        &b"[Content_Types].xml"[..],
+        b"_rels/.rels",
+        b"docProps",
+        b"customXml",
+    ]
+    .iter()
+    .any(|p| memchr::memmem::find(first, p).is_some());
     if package_part {
         let start = le32(buf, 18).map(|c| c as usize + 49);
         if let Some(second) = start.and_then(|s| search(buf, s, 6000, b"PK\x03\x04")) {
@@ -448,16 +506,8 @@ fn zip(buf: &[u8], _: bool) -> Option<Hit> {
     {
         return mime("application/vnd.android.package-archive");
     }
-    // the `-512` offsets need a buffer of 512 bytes at least
-    if name_len == Some(20) && name.starts_with(b"META-INF/MANIFEST.MF") && buf.len() >= 512 {
-        let tail = buf.get(buf.len() - 512..).unwrap_or(&[]);
-        for marker in [&b"resources.arsc"[..], b"classes.dex", b"lib/armeabi", b"res/drawable"] {
-            if memchr::memmem::find(tail, marker).is_some() {
-                return mime("application/vnd.android.package-archive");
-            }
-        }
-        return mime("application/java-archive");
-    }
+    // (the MANIFEST.MF tests read at offsets from the end, which a buffer
+    // handed to magic_buffer does not have: they never match)
     // archive: a first member `mimetype` holding the type
     if at(buf, 26, b"\x08\x00\x00\x00mimetypeapplication/") {
         let sub = buf.get(50..).unwrap_or(&[]);
@@ -468,7 +518,12 @@ fn zip(buf: &[u8], _: bool) -> Option<Hit> {
                     let after = byte(buf, 73 + name.len());
                     if after == Some(b'-') {
                         if at(buf, 73 + name.len(), b"-template") {
-                            return mime(ODF_TEMPLATES.iter().find(|(n, _)| *n == name).map_or(mime_type, |&(_, t)| t));
+                            return mime(
+                                ODF_TEMPLATES
+                                    .iter()
+                                    .find(|(n, _)| *n == name)
+                                    .map_or(mime_type, |&(_, t)| t),
+                            );
                         }
                         return Some(Hit::NoMime);
                     }
@@ -495,8 +550,14 @@ fn zip(buf: &[u8], _: bool) -> Option<Hit> {
 const ODF_KINDS: [(&[u8], &str); 7] = [
     (b"text", "application/vnd.oasis.opendocument.text"),
     (b"graphics", "application/vnd.oasis.opendocument.graphics"),
-    (b"presentation", "application/vnd.oasis.opendocument.presentation"),
-    (b"spreadsheet", "application/vnd.oasis.opendocument.spreadsheet"),
+    (
+        b"presentation",
+        "application/vnd.oasis.opendocument.presentation",
+    ),
+    (
+        b"spreadsheet",
+        "application/vnd.oasis.opendocument.spreadsheet",
+    ),
     (b"chart", "application/vnd.oasis.opendocument.chart"),
     (b"formula", "application/vnd.oasis.opendocument.formula"),
     (b"image", "application/vnd.oasis.opendocument.image"),
@@ -505,10 +566,165 @@ const ODF_KINDS: [(&[u8], &str); 7] = [
 /// Their `-template` variants.
 const ODF_TEMPLATES: [(&[u8], &str); 7] = [
     (b"text", "application/vnd.oasis.opendocument.text-template"),
-    (b"graphics", "application/vnd.oasis.opendocument.graphics-template"),
-    (b"presentation", "application/vnd.oasis.opendocument.presentation-template"),
-    (b"spreadsheet", "application/vnd.oasis.opendocument.spreadsheet-template"),
-    (b"chart", "application/vnd.oasis.opendocument.chart-template"),
-    (b"formula", "application/vnd.oasis.opendocument.formula-template"),
-    (b"image", "application/vnd.oasis.opendocument.image-template"),
+    (
+        b"graphics",
+        "application/vnd.oasis.opendocument.graphics-template",
+    ),
+    (
+        b"presentation",
+        "application/vnd.oasis.opendocument.presentation-template",
+    ),
+    (
+        b"spreadsheet",
+        "application/vnd.oasis.opendocument.spreadsheet-template",
+    ),
+    (
+        b"chart",
+        "application/vnd.oasis.opendocument.chart-template",
+    ),
+    (
+        b"formula",
+        "application/vnd.oasis.opendocument.formula-template",
+    ),
+    (
+        b"image",
+        "application/vnd.oasis.opendocument.image-template",
+    ),
 ];
+
+/// `<?xml version=` then a version number at 14, as the regex reads it.
+fn xml_version(buf: &[u8]) -> bool {
+    if !buf.starts_with(b"<?xml version=") {
+        return false;
+    }
+    let rest = buf.get(14..).unwrap_or(&[]);
+    let quotes = rest
+        .iter()
+        .take_while(|b| matches!(b, b'\'' | b'"' | b' ' | b'\t'))
+        .count();
+    rest.get(quotes)
+        .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
+}
+
+/// The `string` rules without `/t` (binary tests in libmagic, run on the raw
+/// bytes of text too): SVG (Magdir/sgml), vCalendar and vCard (misctools),
+/// Windows setup information (windows), FrameMaker (frame).
+fn plain_strings(buf: &[u8], _: bool) -> Option<Hit> {
+    if buf.starts_with(b"<svg") || (xml_version(buf) && search(buf, 19, 4096, b"<svg").is_some()) {
+        return mime("image/svg+xml");
+    }
+    if buf
+        .get(..15)
+        .is_some_and(|h| h.eq_ignore_ascii_case(b"BEGIN:VCALENDAR"))
+    {
+        return mime("text/calendar");
+    }
+    if buf
+        .get(..11)
+        .is_some_and(|h| h.eq_ignore_ascii_case(b"begin:vcard"))
+        && !at(buf, 13, b"VERSION:END")
+    {
+        return mime("text/vcard");
+    }
+    if buf.starts_with(b"<MakerFile") || buf.starts_with(b"<MML") || buf.starts_with(b"<BookFile") {
+        return mime("application/x-mif");
+    }
+    if let Some(hit) = windows_ini(buf) {
+        return Some(hit);
+    }
+    utf16_inf(buf)
+}
+
+/// Magdir/windows: a UTF-16 LE setup information file (`[Version]`, `[Strings]`,
+/// `[SourceDisksNames]` as the first section, or `[Version]` after a line break).
+fn utf16_inf(buf: &[u8]) -> Option<Hit> {
+    if !buf.starts_with(b"\xFF\xFE") || byte(buf, 2)? & 0x89 != 0x09 || byte(buf, 3)? != 0 {
+        return None;
+    }
+    let le16_str = |from: usize, text: &[u8]| {
+        text.iter().enumerate().all(|(i, &c)| {
+            byte(buf, from + 2 * i) == Some(c) && byte(buf, from + 2 * i + 1) == Some(0)
+        })
+    };
+    let first = search(buf, 2, 8192, b"[")?;
+    for word in [&b"ersion]"[..], b"trings]", b"ourceDisksNames]"] {
+        if le16_str(first + 3, word) {
+            return mime("application/x-setupscript");
+        }
+    }
+    let next = search(buf, first + 3, 8192, b"\x0A\x00\x5B")?;
+    le16_str(next + 3, b"ersion]").then_some(Hit::Mime("application/x-setupscript"))
+}
+
+/// Magdir/commands and perl: `#!` lines matched on the raw bytes (the shells'
+/// `/b` rules for files that do not look like text, Perl's for any file).
+fn shebang(buf: &[u8], looks_text: bool) -> Option<Hit> {
+    let line = buf.strip_prefix(b"#!")?;
+    let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+    let trimmed: &[u8] = {
+        let skip = line
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        &line[skip..]
+    };
+    let word_is = |w: &[u8]| {
+        trimmed.starts_with(w) && trimmed.get(w.len()).is_none_or(|b| b.is_ascii_whitespace())
+    };
+    if !looks_text {
+        for sh in [
+            &b"/bin/sh"[..],
+            b"/bin/ksh",
+            b"/bin/bash",
+            b"/usr/bin/bash",
+            b"/usr/local/bash",
+            b"/usr/local/bin/bash",
+        ] {
+            if word_is(sh) {
+                return mime("text/x-shellscript");
+            }
+        }
+    }
+    if line.starts_with(b"/usr/bin/env perl")
+        || line.starts_with(b" /usr/bin/env perl")
+        || memchr::memmem::find(line, b"/bin/perl").is_some()
+    {
+        return mime("text/x-perl");
+    }
+    None
+}
+
+/// Magdir/windows ini-file: a leading `[` whose first section is
+/// `[version]` or `[strings]`, or whose next section starts `version`
+/// (Windows setup information).
+fn windows_ini(buf: &[u8]) -> Option<Hit> {
+    if !buf.starts_with(b"[") {
+        return None;
+    }
+    let ci = |from: usize, word: &[u8]| {
+        buf.get(from..from + word.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(word))
+    };
+    if ci(1, b"version]") || ci(1, b"strings]") {
+        return mime("application/x-setupscript");
+    }
+    let next = search(buf, 1, 8192, b"[");
+    if next.is_some_and(|n| ci(n, b"version")) {
+        return mime("application/x-setupscript");
+    }
+    None
+}
+
+/// Magdir/images Targa (strength -40, so last): a header whose fixed bits
+/// are clear, an image type below 34 and a usual pixel depth.
+fn targa(buf: &[u8], _: bool) -> Option<Hit> {
+    let b = |i| byte(buf, i);
+    let head_clear = b(1)? & 0xFE == 0 && b(2)? & 0xC4 == 0 && b(7)? & 0xC0 == 0;
+    let descriptor = b(17)?;
+    let ok = head_clear
+        && descriptor & 0xC0 != 0xC0
+        && (1..34).contains(&b(2)?)
+        && descriptor & 0x0F != 11
+        && matches!(b(16)?, 1 | 8 | 15 | 16 | 24 | 32);
+    ok.then_some(Hit::Mime("image/x-tga"))
+}

@@ -105,7 +105,13 @@ pub fn looks_utf8(buf: &[u8], mut out: Option<&mut Vec<u32>>) -> i32 {
         for n in 0..following {
             i += 1;
             let Some(&t) = buf.get(i) else {
-                return if ctrl { 0 } else if gotone { 2 } else { 1 };
+                return if ctrl {
+                    0
+                } else if gotone {
+                    2
+                } else {
+                    1
+                };
             };
             if n == 0 && !(lo..=hi).contains(&t) {
                 return -1;
@@ -255,7 +261,10 @@ mod tests {
         assert_eq!(code(b"hello\n"), Some(Code::Ascii));
         assert_eq!(code("héllo".as_bytes()), Some(Code::Utf8));
         assert_eq!(code(b"\xEF\xBB\xBFh\xc3\xa9"), Some(Code::Utf8Bom));
-        assert_eq!(code(b"\xFF\xFEh\x00i\x00"), Some(Code::Utf16 { big_endian: false }));
+        assert_eq!(
+            code(b"\xFF\xFEh\x00i\x00"),
+            Some(Code::Utf16 { big_endian: false })
+        );
         assert_eq!(code(b"caf\xe9"), Some(Code::Latin1));
         assert_eq!(code(b"\x93quoted\x94"), Some(Code::Extended));
         assert_eq!(code(b"a\x01b"), None);

@@ -15,9 +15,9 @@
 //! ones for the formats an upload plausibly is (see [`binary`] and
 //! [`text`]), checked against libmagic on generated and real files.
 
+mod binary;
 pub mod builtin;
 pub mod encoding;
-mod binary;
 mod tables;
 mod text;
 
@@ -61,12 +61,12 @@ fn sniff(bytes: &[u8]) -> &'static str {
     if let Some(Hit::Mime(mime)) = binary::rules(bytes, looks_text) {
         return mime;
     }
-    ascmagic(bytes).unwrap_or("application/octet-stream")
+    ascmagic(bytes, looks_text).unwrap_or("application/octet-stream")
 }
 
 /// `file_ascmagic`: trailing NULs trimmed, the encoding test again, the text
 /// rules over the text as UTF-8, else `text/plain`; `None` for non-text.
-fn ascmagic(bytes: &[u8]) -> Option<&'static str> {
+fn ascmagic(bytes: &[u8], looks_text: bool) -> Option<&'static str> {
     let mut len = bytes.len();
     while len > 1 && bytes[len - 1] == 0 {
         len -= 1;
@@ -90,7 +90,7 @@ fn ascmagic(bytes: &[u8]) -> Option<&'static str> {
         .map(|&c| char::from_u32(c).unwrap_or('\u{FFFD}'))
         .collect();
     if !found.chars.is_empty() {
-        if let Some(Hit::Mime(mime)) = text::rules(utf8.as_bytes()) {
+        if let Some(Hit::Mime(mime)) = text::rules(utf8.as_bytes(), looks_text) {
             return Some(mime);
         }
     }
@@ -108,8 +108,18 @@ mod tests {
         assert_eq!(mime_type(b"plain words\n"), "text/plain");
         assert_eq!(mime_type(b"{\"a\": 1}"), "application/json");
         assert_eq!(mime_type(b"%!PS-Adobe-3.0\n"), "application/postscript");
-        assert_eq!(mime_type(b"\x00\x01\x02\x03\xff\xfe\xfd"), "application/octet-stream");
-        assert_eq!(mime_type(b"words\x00with\x00nuls\n"), "application/octet-stream");
-        assert_eq!(mime_type(b"words\n\x00\x00"), "text/plain", "trailing NULs are trimmed");
+        assert_eq!(
+            mime_type(b"\x00\x01\x02\x03\xff\xfe\xfd"),
+            "application/octet-stream"
+        );
+        assert_eq!(
+            mime_type(b"words\x00with\x00nuls\n"),
+            "application/octet-stream"
+        );
+        assert_eq!(
+            mime_type(b"words\n\x00\x00"),
+            "text/plain",
+            "trailing NULs are trimmed"
+        );
     }
 }
