@@ -50,3 +50,21 @@ out += ["/// ISO Media brands (at offset 8) that name a MIME type, in the magic 
 out += [f"    ({lit(b)}, \"{m}\")," for b, m in brands]
 out += ["];"]
 print("\n".join(out))
+
+py = open(f"{root}/magic/Magdir/python", encoding="latin-1").read().split("\n")
+magics = []
+for i, l in enumerate(py):
+    m = re.match(r"^0\s+belong\s+(0x[0-9a-fA-F]+)\s", l)
+    if m:
+        j = i + 1
+        while j < len(py) and py[j].startswith("#"):
+            j += 1
+        if j < len(py) and "application/x-bytecode.python" in py[j]:
+            magics.append(int(m.group(1), 16))
+out2 = ["", "/// Magdir/python: the big-endian first words of byte-compiled Python that name",
+        "/// `application/x-bytecode.python`, ascending.",
+        "#[rustfmt::skip]",
+        f"pub(super) static PYC_MAGICS: [u32; {len(magics)}] = ["]
+out2 += ["    " + ", ".join(f"0x{v:08X}" for v in sorted(magics)[i:i + 6]) + "," for i in range(0, len(magics), 6)]
+out2 += ["];"]
+print("\n".join(out2))

@@ -8,7 +8,7 @@
 //! continuation names the MIME type; a format matched without one answers
 //! [`Hit::NoMime`], as libmagic leaves such files to its text stage.
 
-use super::tables::FTYP_BRANDS;
+use super::tables::{FTYP_BRANDS, PYC_MAGICS};
 use super::Hit;
 
 fn at(buf: &[u8], offset: usize, pattern: &[u8]) -> bool {
@@ -253,7 +253,14 @@ fn executables(buf: &[u8], looks_text: bool) -> Option<Hit> {
     if buf.starts_with(b"\xDE\x12\x04\x95") || buf.starts_with(b"\x95\x04\x12\xDE") {
         return mime("application/x-gettext-translation");
     }
-    if at(buf, 2, b"\x0D\x0A") && le16(buf, 0).is_some_and(|m| (2900..=3600).contains(&m)) {
+    if be32(buf, 0).is_some_and(|m| PYC_MAGICS.binary_search(&m).is_ok()) {
+        return mime("application/x-bytecode.python");
+    }
+    // PEP 552 headers: `\r\n` at 2, flags below 4, CPython's `0x0d` second byte or a PyPy magic
+    if at(buf, 2, b"\x0D\x0A")
+        && le32(buf, 4).is_some_and(|f| f < 4)
+        && (byte(buf, 1) == Some(0x0D) || matches!(le16(buf, 0), Some(240 | 256 | 336)))
+    {
         return mime("application/x-bytecode.python");
     }
     None
@@ -315,6 +322,12 @@ fn media(buf: &[u8], looks_text: bool) -> Option<Hit> {
         } else {
             Hit::NoMime
         });
+    }
+    if buf.starts_with(b".snd") && be32(buf, 12).is_some_and(|e| (1..=27).contains(&e)) {
+        return mime("audio/basic");
+    }
+    if buf.starts_with(b"FORM") && (at(buf, 8, b"AIFF") || at(buf, 8, b"AIFC")) {
+        return mime("audio/x-aiff");
     }
     if buf.starts_with(b"fLaC") {
         return mime("audio/flac");
