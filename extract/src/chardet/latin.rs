@@ -50,6 +50,7 @@ impl Prober for ClassModel {
     fn feed(&mut self, bytes: &[u8]) -> State {
         let mut last_class = OTH;
         for b in remove_xml_tags(bytes) {
+            crate::decode::steps::step();
             let class = self.char_to_class[usize::from(b)];
             let index = usize::from(last_class) * self.class_num + usize::from(class);
             let freq = self.class_model.get(index).copied().unwrap_or(0);

@@ -283,6 +283,7 @@ impl Context {
         }
         let mut i = self.need_to_skip;
         while i < num_bytes {
+            crate::decode::steps::step();
             let (order, char_len) = self.order(py_slice(window, i, i + 2));
             i += char_len;
             if i > num_bytes {
@@ -368,6 +369,7 @@ impl Prober for MultiByte {
     fn feed(&mut self, bytes: &[u8]) -> State {
         let mut last_char = [0u8; 2];
         for (i, &byte) in bytes.iter().enumerate() {
+            crate::decode::steps::step();
             let coding_state = self.machine.next(byte);
             if coding_state == ERROR {
                 self.state = State::NotMe;
@@ -457,6 +459,7 @@ struct Utf8 {
 impl Prober for Utf8 {
     fn feed(&mut self, bytes: &[u8]) -> State {
         for &byte in bytes {
+            crate::decode::steps::step();
             let coding_state = self.machine.next(byte);
             if coding_state == ERROR {
                 self.state = State::NotMe;

@@ -51,6 +51,7 @@ pub(super) fn filter_international_words(buf: &[u8]) -> Vec<u8> {
     };
     let mut i = 0;
     while i < buf.len() {
+        crate::decode::steps::step();
         let letters = run_end(i, is_letter);
         if !buf.get(letters).copied().is_some_and(is_high) {
             i = letters + 1;
@@ -81,6 +82,7 @@ pub(super) fn remove_xml_tags(buf: &[u8]) -> Vec<u8> {
     let mut in_tag = false;
     let mut prev = 0;
     for (curr, &b) in buf.iter().enumerate() {
+        crate::decode::steps::step();
         if b == b'>' {
             prev = curr + 1;
             in_tag = false;
@@ -103,6 +105,7 @@ fn filter_high_byte_only(buf: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(buf.len());
     let mut in_ascii = false;
     for &b in buf {
+        crate::decode::steps::step();
         if b < 0x80 {
             if !in_ascii {
                 out.push(b' ');
@@ -181,6 +184,7 @@ impl Prober for SingleByte {
         }
         let mut last_order = 255u8;
         for &b in &filtered {
+            crate::decode::steps::step();
             let order = self.model.char_to_order_map[usize::from(b)];
             if order < CONTROL {
                 counts.total_char += 1;
@@ -259,6 +263,7 @@ impl Hebrew {
             return State::NotMe;
         }
         for cur in filter_high_byte_only(bytes) {
+            crate::decode::steps::step();
             if cur == SPACE {
                 if self.before_prev != SPACE {
                     if is_final(self.prev) {

@@ -42,20 +42,15 @@ impl Utf1632 {
     /// `feed`.
     pub(super) fn feed(&mut self, bytes: &[u8]) {
         for &c in bytes {
+            crate::decode::steps::step();
             let mod4 = (self.position % 4) as usize;
             self.quad[mod4] = c;
             if mod4 == 3 {
                 let q = self.quad;
-                if q[0] != 0
-                    || q[1] > 0x10
-                    || (q[0] == 0 && q[1] == 0 && (0xD8..=0xDF).contains(&q[2]))
-                {
+                if q[0] != 0 || q[1] > 0x10 || (q[1] == 0 && (0xD8..=0xDF).contains(&q[2])) {
                     self.invalid_32be = true;
                 }
-                if q[3] != 0
-                    || q[2] > 0x10
-                    || (q[3] == 0 && q[2] == 0 && (0xD8..=0xDF).contains(&q[1]))
-                {
+                if q[3] != 0 || q[2] > 0x10 || (q[2] == 0 && (0xD8..=0xDF).contains(&q[1])) {
                     self.invalid_32le = true;
                 }
                 for pair in [[q[0], q[1]], [q[2], q[3]]] {

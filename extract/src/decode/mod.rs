@@ -10,9 +10,12 @@
 //! Each codec is Python's exactly, including which bytes it refuses (a
 //! refusal moves on to the next name): see [`codec`].
 
+#[cfg(test)]
+mod bounds;
 pub mod codec;
 mod multi;
 mod single;
+pub(crate) mod steps;
 mod tables;
 mod utf;
 

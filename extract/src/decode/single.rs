@@ -60,6 +60,7 @@ pub(super) fn decode(table: Table, bytes: &[u8]) -> Result<String, CodecError> {
     let high = high_half(table);
     let mut out = String::with_capacity(bytes.len());
     for (at, &b) in bytes.iter().enumerate() {
+        crate::decode::steps::step();
         if b < 0x80 {
             out.push(char::from(b));
             continue;

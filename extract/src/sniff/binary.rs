@@ -65,9 +65,35 @@ pub(super) fn cdf(buf: &[u8]) -> Option<&'static str> {
         .then_some("application/x-ole-storage")
 }
 
+/// One group of rules: the bytes and whether they looked like text, to a hit.
+type Rule = fn(&[u8], bool) -> Option<Hit>;
+
+/// libmagic's `FILE_INDIR_MAX`: nested `indirect` rules (ID3 tags) at most.
+const INDIRECT_MAX: usize = 50;
+
 /// The binary rules in libmagic's order (by strength, where two could both match).
 pub(super) fn rules(buf: &[u8], looks_text: bool) -> Option<Hit> {
-    let checks: [fn(&[u8], bool) -> Option<Hit>; 15] = [
+    rules_within(buf, looks_text, 0)
+}
+
+/// [`rules`] at a nesting depth of `indirect` rules.
+fn rules_within(buf: &[u8], looks_text: bool, depth: usize) -> Option<Hit> {
+    // Magdir/audio: an ID3v2 tag, then the whole rule set on what follows it
+    // (an `indirect` rule, its size synchsafe at 6)
+    if buf.starts_with(b"ID3") {
+        if depth >= INDIRECT_MAX {
+            return Some(Hit::NoMime);
+        }
+        let size = (6..10).try_fold(0usize, |acc, i| {
+            byte(buf, i).map(|b| (acc << 7) | usize::from(b & 0x7F))
+        });
+        let inner = size.and_then(|s| buf.get(s + 10..)).unwrap_or(&[]);
+        return match rules_within(inner, looks_text, depth + 1) {
+            Some(Hit::Mime(m)) => mime(m),
+            _ => Some(Hit::NoMime),
+        };
+    }
+    let checks: [Rule; 15] = [
         elf,
         images,
         pdf,
@@ -267,7 +293,7 @@ fn executables(buf: &[u8], looks_text: bool) -> Option<Hit> {
 }
 
 /// Magdir/riff, animation (ISO Media, Matroska), vorbis, audio, flash, asf, midi.
-fn media(buf: &[u8], looks_text: bool) -> Option<Hit> {
+fn media(buf: &[u8], _: bool) -> Option<Hit> {
     if buf.starts_with(b"RIFF") || buf.starts_with(b"RIFX") {
         if at(buf, 8, b"WAVE") {
             return mime("audio/x-wav");
@@ -331,17 +357,6 @@ fn media(buf: &[u8], looks_text: bool) -> Option<Hit> {
     }
     if buf.starts_with(b"fLaC") {
         return mime("audio/flac");
-    }
-    if buf.starts_with(b"ID3") {
-        // the frames after the tag, by the whole rule set (an `indirect` rule)
-        let size = (6..10).try_fold(0usize, |acc, i| {
-            byte(buf, i).map(|b| (acc << 7) | usize::from(b & 0x7F))
-        });
-        let inner = size.and_then(|s| buf.get(s + 10..)).unwrap_or(&[]);
-        return match rules(inner, looks_text) {
-            Some(Hit::Mime(m)) => mime(m),
-            _ => mime_of_mpeg(inner).or(Some(Hit::NoMime)),
-        };
     }
     if let Some(hit) = mime_of_mpeg(buf) {
         return Some(hit);

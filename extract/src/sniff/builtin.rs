@@ -79,6 +79,7 @@ fn json_space(b: u8) -> bool {
 impl Json<'_> {
     fn skip_space(&self, mut uc: usize) -> usize {
         while self.buf.get(uc).copied().is_some_and(json_space) {
+            crate::decode::steps::step();
             uc += 1;
         }
         uc
@@ -91,6 +92,7 @@ impl Json<'_> {
     fn string(&self, uc: &mut usize) -> bool {
         let ue = self.buf.len();
         while *uc < ue {
+            crate::decode::steps::step();
             let c = self.buf[*uc];
             *uc += 1;
             match c {
@@ -261,6 +263,7 @@ impl Json<'_> {
     }
 
     fn parse(&mut self, ucp: &mut usize, lvl: usize) -> bool {
+        crate::decode::steps::step();
         let ue = self.buf.len();
         let mut uc = self.skip_space(*ucp);
         if uc == ue {
@@ -322,6 +325,7 @@ pub fn csv(buf: &[u8]) -> bool {
     let (mut nf, mut tf, mut nl) = (0usize, 0usize, 0usize);
     let mut i = 0;
     while i < buf.len() {
+        crate::decode::steps::step();
         let c = buf[i];
         i += 1;
         match c {
@@ -330,6 +334,7 @@ pub fn csv(buf: &[u8]) -> bool {
                 let mut quote = false;
                 let mut end = buf.len();
                 while i < buf.len() {
+                    crate::decode::steps::step();
                     let q = buf[i];
                     i += 1;
                     if q != b'"' {

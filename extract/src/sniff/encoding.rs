@@ -70,6 +70,7 @@ pub fn looks_utf8(buf: &[u8], mut out: Option<&mut Vec<u32>>) -> i32 {
     let mut gotone = false;
     let mut i = 0;
     while i < buf.len() {
+        crate::decode::steps::step();
         let b = buf[i];
         if b & 0x80 == 0 {
             if class(b) != Class::T {
@@ -138,7 +139,10 @@ pub fn looks_utf8(buf: &[u8], mut out: Option<&mut Vec<u32>>) -> i32 {
 
 fn looks(buf: &[u8], ok: impl Fn(Class) -> bool) -> Option<Vec<u32>> {
     buf.iter()
-        .map(|&b| ok(class(b)).then_some(u32::from(b)))
+        .map(|&b| {
+            crate::decode::steps::step();
+            ok(class(b)).then_some(u32::from(b))
+        })
         .collect()
 }
 
