@@ -8,44 +8,46 @@
 //! continuation names the MIME type; a format matched without one answers
 //! [`Hit::NoMime`], as libmagic leaves such files to its text stage.
 
+use super::raw_text::{plain_strings, shebang};
 use super::tables::{FTYP_BRANDS, PYC_MAGICS};
+use super::zip::zip;
 use super::Hit;
 
-fn at(buf: &[u8], offset: usize, pattern: &[u8]) -> bool {
+pub(super) fn at(buf: &[u8], offset: usize, pattern: &[u8]) -> bool {
     buf.get(offset..)
         .is_some_and(|rest| rest.starts_with(pattern))
 }
 
-fn byte(buf: &[u8], offset: usize) -> Option<u8> {
+pub(super) fn byte(buf: &[u8], offset: usize) -> Option<u8> {
     buf.get(offset).copied()
 }
 
-fn le16(buf: &[u8], offset: usize) -> Option<u16> {
+pub(super) fn le16(buf: &[u8], offset: usize) -> Option<u16> {
     Some(u16::from_le_bytes([
         byte(buf, offset)?,
         byte(buf, offset + 1)?,
     ]))
 }
 
-fn be16(buf: &[u8], offset: usize) -> Option<u16> {
+pub(super) fn be16(buf: &[u8], offset: usize) -> Option<u16> {
     Some(u16::from_be_bytes([
         byte(buf, offset)?,
         byte(buf, offset + 1)?,
     ]))
 }
 
-fn le32(buf: &[u8], offset: usize) -> Option<u32> {
+pub(super) fn le32(buf: &[u8], offset: usize) -> Option<u32> {
     let b = buf.get(offset..offset.checked_add(4)?)?;
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-fn be32(buf: &[u8], offset: usize) -> Option<u32> {
+pub(super) fn be32(buf: &[u8], offset: usize) -> Option<u32> {
     let b = buf.get(offset..offset.checked_add(4)?)?;
     Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// `search/N pattern` from `offset`: the offset just after the first match.
-fn search(buf: &[u8], offset: usize, range: usize, pattern: &[u8]) -> Option<usize> {
+pub(super) fn search(buf: &[u8], offset: usize, range: usize, pattern: &[u8]) -> Option<usize> {
     let end = offset
         .saturating_add(range)
         .saturating_add(pattern.len())
@@ -54,7 +56,7 @@ fn search(buf: &[u8], offset: usize, range: usize, pattern: &[u8]) -> Option<usi
     memchr::memmem::find(hay, pattern).map(|i| offset + i + pattern.len())
 }
 
-const fn mime(m: &'static str) -> Option<Hit> {
+pub(super) const fn mime(m: &'static str) -> Option<Hit> {
     Some(Hit::Mime(m))
 }
 
@@ -93,7 +95,7 @@ fn rules_within(buf: &[u8], looks_text: bool, depth: usize) -> Option<Hit> {
             _ => Some(Hit::NoMime),
         };
     }
-    let checks: [Rule; 15] = [
+    let checks: [Rule; 16] = [
         elf,
         images,
         pdf,
@@ -108,6 +110,7 @@ fn rules_within(buf: &[u8], looks_text: bool, depth: usize) -> Option<Hit> {
         iso9660,
         plain_strings,
         shebang,
+        adobe_aco,
         targa,
     ];
     checks.iter().find_map(|check| check(buf, looks_text))
@@ -259,6 +262,9 @@ fn executables(buf: &[u8], looks_text: bool) -> Option<Hit> {
             _ => {}
         }
     }
+    if let Some(hit) = dos_com(buf) {
+        return Some(hit);
+    }
     // `string/b MZ`: not for text-looking files
     if buf.starts_with(b"MZ") && !looks_text {
         let lfanew = le32(buf, 0x3C).and_then(|o| usize::try_from(o).ok());
@@ -290,6 +296,45 @@ fn executables(buf: &[u8], looks_text: bool) -> Option<Hit> {
         return mime("application/x-bytecode.python");
     }
     None
+}
+
+/// Magdir/msdos `0 ubyte 0xb8` (`mov ax, …` COM programs; a `ubyte` test,
+/// so text starting with 0xB8, such as GBK, matches too): an interrupt
+/// instruction 0xCD within 118 bytes from 3, or a non-zero byte 3.
+fn dos_com(buf: &[u8]) -> Option<Hit> {
+    if byte(buf, 0) != Some(0xB8) || buf.starts_with(b"\xB8\xC0\x07\x8E") {
+        return None;
+    }
+    if le32(buf, 1).is_some_and(|v| v & 0xFFFF_FFFE == 0x21CD_4CFE) {
+        return mime("application/x-c32-comboot-syslinux-exec");
+    }
+    const DOSEXEC: Option<Hit> = Some(Hit::Mime("application/x-dosexec"));
+    if let Some(after) = search(buf, 3, 118, b"\xCD") {
+        return match byte(buf, after) {
+            Some(0x13) => {
+                let second = buf
+                    .get(3..11)
+                    .map(|b| u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]));
+                if second.is_some_and(|v| v != 0x8EC0_B8C0_078E_D88D) {
+                    DOSEXEC
+                } else {
+                    Some(Hit::NoMime)
+                }
+            }
+            Some(0x16) => {
+                if be32(buf, 8).is_some_and(|v| v != 0x3DE4_E475) {
+                    DOSEXEC
+                } else {
+                    Some(Hit::NoMime)
+                }
+            }
+            _ => DOSEXEC,
+        };
+    }
+    match byte(buf, 3) {
+        Some(0x00 | 0xB1) | None => Some(Hit::NoMime),
+        Some(_) => DOSEXEC,
+    }
 }
 
 /// Magdir/riff, animation (ISO Media, Matroska), vorbis, audio, flash, asf, midi.
@@ -458,289 +503,24 @@ fn iso9660(buf: &[u8], _: bool) -> Option<Hit> {
     at(buf, 32769, b"CD001").then_some(Hit::Mime("application/x-iso9660-image"))
 }
 
-/// The name of the zip entry whose local header is at `header`.
-fn entry_name(buf: &[u8], header: usize) -> &[u8] {
-    let len = le16(buf, header + 26).map_or(0, usize::from);
-    buf.get(header + 30..)
-        .map_or(&[], |rest| rest.get(..len).unwrap_or(rest))
-}
-
-/// Magdir/msooxml's `msooxml` test on a name.
-fn ooxml_kind(name: &[u8]) -> Option<&'static str> {
-    if name.starts_with(b"word/") {
-        Some("application/vnd.openxmlformats-officedocument.wordprocessingml.document")
-    } else if name.starts_with(b"ppt/") {
-        Some("application/vnd.openxmlformats-officedocument.presentationml.presentation")
-    } else if name.starts_with(b"xl/") {
-        Some("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-    } else if name.starts_with(b"visio/") {
-        Some("application/vnd.ms-visio.drawing.main+xml")
-    } else if name.starts_with(b"AppManifest.xaml") {
-        Some("application/x-silverlight-app")
+/// Magdir/images Adobe Photoshop colour swatches: a version below 3, a
+/// colour count whose entries fit, and colour-space words as the rule reads them.
+fn adobe_aco(buf: &[u8], _: bool) -> Option<Hit> {
+    let version = be16(buf, 0)?;
+    let count = be16(buf, 2)?;
+    if version >= 3 || count == 0 || be16(buf, 4)? >= 16 {
+        return None;
+    }
+    be32(buf, usize::from(count) * 10)?;
+    let w = |o| be16(buf, o);
+    let aco = if w(4)? == 0 {
+        w(12)? == 0 && (version < 2 || w(16).is_some_and(|v| v > 0))
+    } else if version < 2 {
+        w(14).is_some_and(|v| v < 16)
     } else {
-        None
-    }
-}
-
-/// The zip rules of Magdir/msooxml (strongest), archive (APK, JAR, the
-/// `mimetype` member of ODF/EPUB) and the generic `Zip archive data`.
-fn zip(buf: &[u8], _: bool) -> Option<Hit> {
-    if buf.starts_with(b"PK\x05\x06") {
-        return mime("application/zip");
-    }
-    if buf.starts_with(b"PK00PK\x03\x04") {
-        return mime("application/zip");
-    }
-    if !buf.starts_with(b"PK\x03\x04") {
-        return None;
-    }
-    // msooxml: the first member's name, else (first member a package part)
-    // the members found by three successive searches from its data's end
-    // (the second member is skipped over: each search starts 26 bytes past
-    // the previous match).
-    if let Some(kind) = ooxml_kind(entry_name(buf, 0)) {
-        return mime(kind);
-    }
-    let first = entry_name(buf, 0);
-    let package_part = [
-        &b"[Content_Types].xml"[..],
-        b"_rels/.rels",
-        b"docProps",
-        b"customXml",
-    ]
-    .iter()
-    .any(|p| memchr::memmem::find(first, p).is_some());
-    if package_part {
-        let start = le32(buf, 18).map(|c| c as usize + 49);
-        if let Some(second) = start.and_then(|s| search(buf, s, 6000, b"PK\x03\x04")) {
-            let mut from = second + 26;
-            for _ in 0..3 {
-                let Some(next) = search(buf, from, 6000, b"PK\x03\x04") else {
-                    break;
-                };
-                let header = next - 4;
-                if let Some(kind) = ooxml_kind(entry_name(buf, header)) {
-                    return mime(kind);
-                }
-                from = next + 26;
-            }
-        }
-    }
-    // archive: APK and JAR
-    let name_len = le16(buf, 26);
-    let name = entry_name(buf, 0);
-    if name_len == Some(19) && name.starts_with(b"AndroidManifest.xml")
-        || name_len == Some(11) && name.starts_with(b"classes.dex")
-    {
-        return mime("application/vnd.android.package-archive");
-    }
-    // (the MANIFEST.MF tests read at offsets from the end, which a buffer
-    // handed to magic_buffer does not have: they never match)
-    // archive: a first member `mimetype` holding the type
-    if at(buf, 26, b"\x08\x00\x00\x00mimetypeapplication/") {
-        let sub = buf.get(50..).unwrap_or(&[]);
-        if sub.starts_with(b"vnd.oasis.opendocument.") {
-            let kind = buf.get(73..).unwrap_or(&[]);
-            for (name, mime_type) in ODF_KINDS {
-                if kind.starts_with(name) {
-                    let after = byte(buf, 73 + name.len());
-                    if after == Some(b'-') {
-                        if at(buf, 73 + name.len(), b"-template") {
-                            return mime(
-                                ODF_TEMPLATES
-                                    .iter()
-                                    .find(|(n, _)| *n == name)
-                                    .map_or(mime_type, |&(_, t)| t),
-                            );
-                        }
-                        return Some(Hit::NoMime);
-                    }
-                    return mime(mime_type);
-                }
-            }
-            return Some(Hit::NoMime);
-        }
-        if sub.starts_with(b"epub+zip") {
-            return mime("application/epub+zip");
-        }
-        return mime("application/zip");
-    }
-    let cafe = le16(buf, 26)
-        .and_then(|n| le16(buf, usize::from(n) + 30))
-        .is_some_and(|v| v == 0xCAFE);
-    if cafe {
-        return mime("application/java-archive");
-    }
-    mime("application/zip")
-}
-
-/// OpenDocument kinds after `vnd.oasis.opendocument.` (their plain MIME types).
-const ODF_KINDS: [(&[u8], &str); 7] = [
-    (b"text", "application/vnd.oasis.opendocument.text"),
-    (b"graphics", "application/vnd.oasis.opendocument.graphics"),
-    (
-        b"presentation",
-        "application/vnd.oasis.opendocument.presentation",
-    ),
-    (
-        b"spreadsheet",
-        "application/vnd.oasis.opendocument.spreadsheet",
-    ),
-    (b"chart", "application/vnd.oasis.opendocument.chart"),
-    (b"formula", "application/vnd.oasis.opendocument.formula"),
-    (b"image", "application/vnd.oasis.opendocument.image"),
-];
-
-/// Their `-template` variants.
-const ODF_TEMPLATES: [(&[u8], &str); 7] = [
-    (b"text", "application/vnd.oasis.opendocument.text-template"),
-    (
-        b"graphics",
-        "application/vnd.oasis.opendocument.graphics-template",
-    ),
-    (
-        b"presentation",
-        "application/vnd.oasis.opendocument.presentation-template",
-    ),
-    (
-        b"spreadsheet",
-        "application/vnd.oasis.opendocument.spreadsheet-template",
-    ),
-    (
-        b"chart",
-        "application/vnd.oasis.opendocument.chart-template",
-    ),
-    (
-        b"formula",
-        "application/vnd.oasis.opendocument.formula-template",
-    ),
-    (
-        b"image",
-        "application/vnd.oasis.opendocument.image-template",
-    ),
-];
-
-/// `<?xml version=` then a version number at 14, as the regex reads it.
-fn xml_version(buf: &[u8]) -> bool {
-    if !buf.starts_with(b"<?xml version=") {
-        return false;
-    }
-    let rest = buf.get(14..).unwrap_or(&[]);
-    let quotes = rest
-        .iter()
-        .take_while(|b| matches!(b, b'\'' | b'"' | b' ' | b'\t'))
-        .count();
-    rest.get(quotes)
-        .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
-}
-
-/// The `string` rules without `/t` (binary tests in libmagic, run on the raw
-/// bytes of text too): SVG (Magdir/sgml), vCalendar and vCard (misctools),
-/// Windows setup information (windows), FrameMaker (frame).
-fn plain_strings(buf: &[u8], _: bool) -> Option<Hit> {
-    if buf.starts_with(b"<svg") || (xml_version(buf) && search(buf, 19, 4096, b"<svg").is_some()) {
-        return mime("image/svg+xml");
-    }
-    if buf
-        .get(..15)
-        .is_some_and(|h| h.eq_ignore_ascii_case(b"BEGIN:VCALENDAR"))
-    {
-        return mime("text/calendar");
-    }
-    if buf
-        .get(..11)
-        .is_some_and(|h| h.eq_ignore_ascii_case(b"begin:vcard"))
-        && !at(buf, 13, b"VERSION:END")
-    {
-        return mime("text/vcard");
-    }
-    if buf.starts_with(b"<MakerFile") || buf.starts_with(b"<MML") || buf.starts_with(b"<BookFile") {
-        return mime("application/x-mif");
-    }
-    if let Some(hit) = windows_ini(buf) {
-        return Some(hit);
-    }
-    utf16_inf(buf)
-}
-
-/// Magdir/windows: a UTF-16 LE setup information file (`[Version]`, `[Strings]`,
-/// `[SourceDisksNames]` as the first section, or `[Version]` after a line break).
-fn utf16_inf(buf: &[u8]) -> Option<Hit> {
-    if !buf.starts_with(b"\xFF\xFE") || byte(buf, 2)? & 0x89 != 0x09 || byte(buf, 3)? != 0 {
-        return None;
-    }
-    let le16_str = |from: usize, text: &[u8]| {
-        text.iter().enumerate().all(|(i, &c)| {
-            byte(buf, from + 2 * i) == Some(c) && byte(buf, from + 2 * i + 1) == Some(0)
-        })
+        w(14) == Some(0)
     };
-    let first = search(buf, 2, 8192, b"[")?;
-    for word in [&b"ersion]"[..], b"trings]", b"ourceDisksNames]"] {
-        if le16_str(first + 3, word) {
-            return mime("application/x-setupscript");
-        }
-    }
-    let next = search(buf, first + 3, 8192, b"\x0A\x00\x5B")?;
-    le16_str(next + 3, b"ersion]").then_some(Hit::Mime("application/x-setupscript"))
-}
-
-/// Magdir/commands and perl: `#!` lines matched on the raw bytes (the shells'
-/// `/b` rules for files that do not look like text, Perl's for any file).
-fn shebang(buf: &[u8], looks_text: bool) -> Option<Hit> {
-    let line = buf.strip_prefix(b"#!")?;
-    let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
-    let trimmed: &[u8] = {
-        let skip = line
-            .iter()
-            .take_while(|&&b| b == b' ' || b == b'\t')
-            .count();
-        &line[skip..]
-    };
-    let word_is = |w: &[u8]| {
-        trimmed.starts_with(w) && trimmed.get(w.len()).is_none_or(|b| b.is_ascii_whitespace())
-    };
-    if !looks_text {
-        for sh in [
-            &b"/bin/sh"[..],
-            b"/bin/ksh",
-            b"/bin/bash",
-            b"/usr/bin/bash",
-            b"/usr/local/bash",
-            b"/usr/local/bin/bash",
-        ] {
-            if word_is(sh) {
-                return mime("text/x-shellscript");
-            }
-        }
-    }
-    if line.starts_with(b"/usr/bin/env perl")
-        || line.starts_with(b" /usr/bin/env perl")
-        || memchr::memmem::find(line, b"/bin/perl").is_some()
-    {
-        return mime("text/x-perl");
-    }
-    None
-}
-
-/// Magdir/windows ini-file: a leading `[` whose first section is
-/// `[version]` or `[strings]`, or whose next section starts `version`
-/// (Windows setup information).
-fn windows_ini(buf: &[u8]) -> Option<Hit> {
-    if !buf.starts_with(b"[") {
-        return None;
-    }
-    let ci = |from: usize, word: &[u8]| {
-        buf.get(from..from + word.len())
-            .is_some_and(|h| h.eq_ignore_ascii_case(word))
-    };
-    if ci(1, b"version]") || ci(1, b"strings]") {
-        return mime("application/x-setupscript");
-    }
-    let next = search(buf, 1, 8192, b"[");
-    if next.is_some_and(|n| ci(n, b"version")) {
-        return mime("application/x-setupscript");
-    }
-    None
+    aco.then_some(Hit::Mime("application/x-adobe-aco"))
 }
 
 /// Magdir/images Targa (strength -40, so last): a header whose fixed bits

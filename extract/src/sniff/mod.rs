@@ -18,8 +18,10 @@
 mod binary;
 pub mod builtin;
 pub mod encoding;
+mod raw_text;
 mod tables;
 mod text;
+mod zip;
 
 /// What a magic rule scan found: a MIME type, or a match that names none
 /// (which stops the scan and leaves the answer to the later stages).
@@ -84,6 +86,10 @@ fn ascmagic(bytes: &[u8], looks_text: bool) -> Option<&'static str> {
     if nul_trimmed <= 1 {
         return None;
     }
+    // encode_utf8 refuses code points beyond 31 bits (a UTF-32 "text"): libmagic errs
+    if found.chars.iter().any(|&c| c > 0x7FFF_FFFF) {
+        return None;
+    }
     let utf8: String = found
         .chars
         .iter()
@@ -121,5 +127,25 @@ mod tests {
             "text/plain",
             "trailing NULs are trimmed"
         );
+    }
+
+    #[test]
+    fn libmagic_quirks() {
+        // GBK text whose first byte is 0xB8 reads as a DOS COM program
+        assert_eq!(
+            mime_type(b"\xb8\xf6\xc8\xcb\xca\xfd\xbe\xdd\n"),
+            "application/x-dosexec"
+        );
+        // a UTF-32 BOM over code points beyond 31 bits: libmagic errs, python-magic says octet-stream
+        assert_eq!(
+            mime_type(b"\xff\xfe\x00\x00\x41\x42\x43\xd0"),
+            "application/octet-stream"
+        );
+        // a first INI section [Strings] is Windows setup information
+        assert_eq!(mime_type(b"[Strings]\nx=1\n"), "application/x-setupscript");
+        assert_eq!(mime_type(b"[server]\nport = 1\n"), "text/plain");
+        // /t rules are skipped when NULs made the first look binary
+        assert_eq!(mime_type(b"From: a@b.c\n\nhi\n"), "message/rfc822");
+        assert_eq!(mime_type(b"From: a@b.c\n\nhi\n\x00\x00"), "text/plain");
     }
 }

@@ -13,13 +13,20 @@ fn starts_ci(buf: &[u8], pattern: &[u8]) -> bool {
         .is_some_and(|h| h.eq_ignore_ascii_case(pattern))
 }
 
+/// `search/N`: a match starting at one of the first N offsets.
 fn find(buf: &[u8], range: usize, pattern: &[u8]) -> Option<usize> {
-    let end = range.saturating_add(pattern.len()).min(buf.len());
+    let end = range
+        .saturating_sub(1)
+        .saturating_add(pattern.len())
+        .min(buf.len());
     memchr::memmem::find(buf.get(..end)?, pattern)
 }
 
 fn find_ci(buf: &[u8], range: usize, pattern: &[u8]) -> bool {
-    let end = range.saturating_add(pattern.len()).min(buf.len());
+    let end = range
+        .saturating_sub(1)
+        .saturating_add(pattern.len())
+        .min(buf.len());
     let hay = buf.get(..end).unwrap_or(&[]);
     hay.windows(pattern.len().max(1))
         .any(|w| w.eq_ignore_ascii_case(pattern))
