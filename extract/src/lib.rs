@@ -23,6 +23,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 mod archive;
+pub mod chardet;
 pub mod chars;
 pub mod conformance;
 pub mod csv;
