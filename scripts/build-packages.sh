@@ -11,7 +11,8 @@
 #                 pkg/ctxguard-core-VERSION.tgz
 #   pkg/toolbar/  ctxguard-toolbar: <ctxguard-toolbar> and <ctxguard-attachment-preview>
 #                 (web/: the elements; web/engine/: the preview engine the
-#                 preview's Worker runs), packed as pkg/ctxguard-toolbar-VERSION.tgz
+#                 preview's Worker runs), built by trunk with the demo page
+#                 (dist/ctxguard-toolbar/), packed as pkg/ctxguard-toolbar-VERSION.tgz
 # Usage: scripts/build-packages.sh [--force] [NAME...]   (NAME: core, toolbar; default all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,13 +53,12 @@ WASM_FEATURES=(--enable-bulk-memory --enable-bulk-memory-opt --enable-nontrappin
 
 # wasm_module CRATE LIB PROFILE OUT_DIR OUT_NAME TS WASM_OPT_FLAGS CARGO_ARGS...: builds CRATE as a
 # cdylib for wasm32, binds it for browsers (ES module + .wasm; TS: with declarations or not)
-# and optimises it. Symbols are kept for wasm-bindgen (it reads the target_features
-# section) and dropped by wasm-opt.
+# and optimises it. The release-wasm* profiles keep symbols for wasm-bindgen (it reads the
+# target_features section); wasm-opt drops them.
 wasm_module() {
   local crate=$1 lib=$2 profile=$3 dir=$4 name=$5 ts=$6 level=$7
   shift 7
-  CARGO_PROFILE_RELEASE_STRIP=false CARGO_PROFILE_RELEASE_WASM_STRIP=false \
-    cargo build -q -p "$crate" --lib --target wasm32-unknown-unknown --profile "$profile" "$@"
+  cargo build -q -p "$crate" --lib --target wasm32-unknown-unknown --profile "$profile" "$@"
   rm -rf "$dir"
   local typescript=--no-typescript
   [ "$ts" = ts ] && typescript=
@@ -83,9 +83,9 @@ build_core() {
   fi
   echo "==> pkg/core: ctxguard-core for wasm32 (release, about 2 minutes)" >&2
   rm -rf "$out"
-  wasm_module ctxguard-core ctxguard_core release "$out" ctxguard_core ts -O
+  wasm_module ctxguard-core ctxguard_core release-wasm-speed "$out" ctxguard_core ts -O
   echo "==> pkg/core/documents: ctxguard-extract's parsers (release)" >&2
-  wasm_module ctxguard-extract ctxguard_extract release "$out/documents" ctxguard_documents ts -O3 --features wasm
+  wasm_module ctxguard-extract ctxguard_extract release-wasm-speed "$out/documents" ctxguard_documents ts -O3 --features wasm
   local repository
   repository=$(git remote get-url origin 2>/dev/null || true)
   node core/npm/build.mjs "$out" --version "$version" ${repository:+--repository "$repository"}
@@ -100,18 +100,29 @@ build_toolbar() {
   local out=pkg/toolbar
   local hash
   hash=$(inputs_hash web/src web/css web/js web/Cargo.toml web/engine core/src core/build.rs core/Cargo.toml \
-    extract/src extract/Cargo.toml Cargo.toml Cargo.lock scripts/build-packages.sh)
+    extract/src extract/Cargo.toml index.html Trunk.toml scripts/name-modules.mjs Cargo.toml Cargo.lock \
+    scripts/build-packages.sh)
   if up_to_date "$out" "$hash"; then
     echo "==> pkg/toolbar is up to date (--force rebuilds it)" >&2
     return
   fi
+  # trunk builds the package's browser files with the demo page (index.html, Trunk.toml):
+  # the elements (ctxguard-web, size-optimised, no parser, no tokenizer) and the preview
+  # engine (ctxguard-preview-engine: the parsers and core's tokenizer), then the entry and
+  # worker scripts; the package is that folder plus its manifest, README and declarations.
+  echo "==> pkg/toolbar: trunk build --release (the elements and the preview engine)" >&2
+  local dist
+  dist=$(mktemp -d "${TMPDIR:-/tmp}/ctxguard-dist.XXXXXX")
+  if ! trunk build --release --dist "$dist" >"$dist.log" 2>&1; then
+    tail -n 40 "$dist.log" >&2
+    echo "build-packages.sh: trunk build failed" >&2
+    return 1
+  fi
   rm -rf "$out"
   mkdir -p "$out"
-  echo "==> pkg/toolbar: the elements (ctxguard-web, size-optimised, no parser, no tokenizer)" >&2
-  wasm_module ctxguard-web ctxguard_web release-wasm "$out/wasm" ctxguard_toolbar no-ts "-Oz --converge"
-  echo "==> pkg/toolbar: the preview engine (ctxguard-preview-engine: the parsers and core's tokenizer)" >&2
-  wasm_module ctxguard-preview-engine ctxguard_preview_engine release "$out/engine" ctxguard_preview no-ts -O3
-  cp web/js/ctxguard-toolbar.js web/js/preview-worker.js web/js/README.md "$out/"
+  cp -r "$dist/ctxguard-toolbar/." "$out/"
+  rm -rf "$dist" "$dist.log"
+  cp web/js/README.md "$out/"
   sed "s/\"version\": \"[^\"]*\"/\"version\": \"$version\"/" web/js/package.json >"$out/package.json"
   # The declarations: core's wire types (defined once, shared with ctxguard-core), then the elements'.
   { cat core/src/protocol/wire.d.ts; echo; cat web/js/ctxguard-toolbar.d.ts; } >"$out/ctxguard-toolbar.d.ts"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Runs the demo: installs what is missing, builds the demo page (trunk,
-# release: the page and the toolbar package pkg/toolbar, which its pre_build
-# hook builds), and serves it with a live demo session. Usage: scripts/demo.sh [--port N]
+# release: the page, and the toolbar's two WebAssembly modules and scripts
+# under dist/ctxguard-toolbar/), and serves it with a live demo session.
+# Usage: scripts/demo.sh [--port N]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/env.sh
 bash scripts/setup.sh
-echo "==> trunk build --release (the demo page and pkg/toolbar)" >&2
+echo "==> trunk build --release (the demo page and the toolbar's modules)" >&2
 trunk build --release
 echo "==> cargo build --release -p ctxguard-cli" >&2
 cargo build --release -p ctxguard-cli

@@ -13,13 +13,14 @@
 //     instantiated synchronously from the file on import;
 //   - documents/ctxguard_documents.js and documents/node.js, the subpath
 //     `ctxguard-core/documents` (`parseDocument`), patched and wrapped the same way;
+//   - pool/, the subpath `ctxguard-core/pool` (`TokenPool`), copied from core/npm/pool/;
 //   - package.json from core/npm/package.json with the workspace's version,
 //     README.md from core/npm/README.md.
 // Every patch must apply exactly as written: a wasm-bindgen upgrade that
 // changes the glue fails the build here, not in a user's app.
 //
 // Usage: node core/npm/build.mjs PKG_DIR --version X.Y.Z [--repository URL]
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -153,6 +154,8 @@ if (repository) manifest.repository = { type: "git", url: repository, directory:
 writeFileSync(join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
 copyFileSync(join(here, "README.md"), join(pkg, "README.md"));
+// ctxguard-core/pool: the TokenPool's entries, plan and worker scripts, as written.
+cpSync(join(here, "pool"), join(pkg, "pool"), { recursive: true });
 // wasm-bindgen's declarations of the raw exports, which the package does not ship.
 for (const name of ["ctxguard_core_bg.wasm.d.ts", "documents/ctxguard_documents_bg.wasm.d.ts"]) rmSync(join(pkg, name), { force: true });
 console.error(`build.mjs: ${pkg} is the ctxguard-core ${manifest.version} package`);

@@ -50,7 +50,7 @@ export async function previewChecks(h, check) {
             ["short.txt", "hello world", "text/plain"],
             ["long.log", long, "text/plain"],
             ["<img src=x onerror=window.__xss=1>.png", png, "image/png"],
-            ["blob.bin", [0xff, 0xfe, 0, 1], ""],
+            ["blob.bin", [0, 1, 2, 3, 4], ""],
           ].map(mkfile);
           const report = await pv.previewFiles(files);
           await t.settle();

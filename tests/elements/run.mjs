@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { launchBrowser, root, serveDirectory } from "../support/browser.mjs";
 import { Tally, option } from "../support/net.mjs";
 import { Harness } from "./harness.mjs";
+import { documentsChecks } from "./documents.checks.mjs";
 import { packageChecks } from "./package.checks.mjs";
 import { previewChecks } from "./preview.checks.mjs";
 import { sseChecks } from "./sse.checks.mjs";
@@ -19,8 +20,8 @@ if (resolve(pkg) !== resolve(root, "pkg/toolbar")) {
   console.error("run.mjs: the test pages import /pkg/toolbar/; build it there (scripts/build-packages.sh toolbar)");
   process.exit(2);
 }
-if (!existsSync(join(pkg, "wasm/ctxguard_toolbar_bg.wasm"))) {
-  console.error(`run.mjs: no package at ${pkg} (run scripts/build-packages.sh toolbar)`);
+if (!existsSync(join(pkg, "wasm/ctxguard_toolbar_bg.wasm")) || !existsSync(join(root, "pkg/core/documents/ctxguard_documents_bg.wasm"))) {
+  console.error(`run.mjs: no packages at ${pkg} and pkg/core (run scripts/build-packages.sh toolbar core)`);
   process.exit(2);
 }
 const only = option("--only", null);
@@ -40,6 +41,7 @@ try {
   await toolbarChecks(h, check);
   await sseChecks(h, check);
   await previewChecks(h, check);
+  await documentsChecks(h, check);
 } catch (e) {
   tally.fail(`setup: ${e && e.stack ? e.stack : e}`);
 } finally {

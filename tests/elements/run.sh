@@ -16,10 +16,12 @@ for tool in cargo wasm-bindgen wasm-opt node npm "${CHROMIUM:-/usr/bin/chromium}
   fi
 done
 
-bash scripts/build-packages.sh toolbar
+# The toolbar package, and ctxguard-core (the documents check compares the preview with its API).
+bash scripts/build-packages.sh toolbar core
 npm_ci_if_changed tests/support
 
 echo "==> toolbar package size"
-node tests/elements/size.mjs
+# The report only: the budget itself is one of the checks below (a miss is a failed check, not a stop).
+node tests/elements/size.mjs || true
 echo "==> element checks (headless Chromium)"
 node tests/elements/run.mjs "$@"

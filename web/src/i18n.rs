@@ -75,6 +75,7 @@ pub fn format_elapsed(lang: Lang, secs: u64) -> String {
 }
 
 /// The UI's strings.
+#[derive(Debug, Clone, Copy)]
 pub struct Text(pub Lang);
 
 impl Text {

@@ -29,8 +29,18 @@ pub struct PreviewRequest {
 /// Bytes of file `file_index` read so far, of its total.
 pub type Progress = Rc<dyn Fn(usize, f64, f64)>;
 
+/// A report as the engine wrote it: the parsed rows, and the JSON text itself,
+/// which the element hands to the page as it came (never serialised again).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The report.
+    pub report: PreviewReport,
+    /// Its JSON.
+    pub json: std::sync::Arc<str>,
+}
+
 /// The outcome of a preview: its report, `None` once cancelled, or why it failed.
-pub type PreviewFuture = Pin<Box<dyn Future<Output = Result<Option<PreviewReport>, String>>>>;
+pub type PreviewFuture = Pin<Box<dyn Future<Output = Result<Option<Report>, String>>>>;
 
 /// Stops a preview under way.
 pub struct Cancel(Box<dyn Fn()>);
@@ -128,9 +138,11 @@ impl Previewer for WorkerPreviewer {
             let json = reply
                 .as_string()
                 .ok_or("the preview worker answered with no text")?;
-            serde_json::from_str(&json)
-                .map(Some)
-                .map_err(|e| format!("preview report: {e}"))
+            let report = serde_json::from_str(&json).map_err(|e| format!("preview report: {e}"))?;
+            Ok(Some(Report {
+                report,
+                json: json.into(),
+            }))
         });
         Running {
             outcome,
@@ -185,7 +197,12 @@ mod local {
                         return Ok(None);
                     }
                 }
-                Ok(Some(session.report(&request.options)))
+                let report = session.report(&request.options);
+                let json = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+                Ok(Some(super::Report {
+                    report,
+                    json: json.into(),
+                }))
             });
             Running {
                 outcome,

@@ -8,7 +8,9 @@
 
 use ctxguard_core::protocol::EVENT_NAME;
 use ctxguard_web::attachment_budget::AttachmentBudget;
-use ctxguard_web::components::{use_now_ms, AttachmentPanel, StatusToolbar, UploadLimits};
+use ctxguard_web::components::{
+    use_now_ms, AttachmentPanel, SendFile, StatusToolbar, UploadLimits,
+};
 use ctxguard_web::config::Endpoints;
 use ctxguard_web::i18n::{group_thousands, Lang};
 use ctxguard_web::live::LiveToolbar;
@@ -18,6 +20,7 @@ use ctxguard_web::sse::use_status_stream;
 use ctxguard_web::state::Toolbar;
 use ctxguard_web::storage;
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -771,7 +774,7 @@ const PNG_1X1: &[u8] = &[
 #[wasm_bindgen_test]
 async fn attachment_rows_and_rendered_preview() {
     let root = detached();
-    let files = RwSignal::new_local(Vec::<web_sys::File>::new());
+    let files = RwSignal::new(Vec::<SendFile>::new());
     let budget = RwSignal::new(AttachmentBudget {
         model: "gpt-4o".into(),
         limit_tokens: 400,
@@ -807,7 +810,7 @@ async fn attachment_rows_and_rendered_preview() {
     files.set(
         picked
             .iter()
-            .map(|(name, bytes, mime)| browser_file(name, bytes, mime))
+            .map(|(name, bytes, mime)| SendWrapper::new(browser_file(name, bytes, mime)))
             .collect(),
     );
     let rows = rows_in(&root, 4).await;

@@ -5,13 +5,15 @@
 //! the model will see it. While it works, each file shows a progress bar, and
 //! a Cancel button (or a new pick, or removing a file) stops it.
 
+use super::report_dom;
 use crate::attachment_budget::AttachmentBudget;
-use crate::i18n::{group_thousands, Lang, Text};
-use crate::previewer::{Cancel, PreviewRequest, Previewer, Running};
-use ctxguard_core::attachment::{format_size, PreviewOptions, PreviewReport, PreviewRow, RowState};
-use leptos::callback::UnsyncCallback;
+use crate::i18n::{Lang, Text};
+use crate::previewer::{Cancel, PreviewRequest, Previewer, Report, Running};
+use ctxguard_core::attachment::{PreviewOptions, PreviewReport};
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 
 /// The files of a `FileList`.
 pub fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
@@ -28,8 +30,13 @@ pub struct UploadLimits {
     pub max_upload_bytes: u64,
 }
 
+/// A browser `File` in a signal (the page is single-threaded; the wrapper only
+/// satisfies the reactive graph's thread-safe storage, which the rest of the
+/// toolbar uses, so the module carries one storage kind).
+pub type SendFile = SendWrapper<web_sys::File>;
+
 /// The picked files, as the panel and its host share them.
-pub type FileList = RwSignal<Vec<web_sys::File>, LocalStorage>;
+pub type FileList = RwSignal<Vec<SendFile>>;
 
 /// What the panel shows under the drop zone.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,17 +58,19 @@ pub fn AttachmentPanel(
     lang: Lang,
     previewer: Rc<dyn Previewer>,
     #[prop(optional)] files: Option<FileList>,
-    #[prop(optional)] on_report: Option<UnsyncCallback<Result<Option<PreviewReport>, String>>>,
-    #[prop(optional)] on_progress: Option<UnsyncCallback<(usize, f64, f64)>>,
+    #[prop(optional)] on_report: Option<Callback<Result<Option<Report>, String>>>,
+    #[prop(optional)] on_progress: Option<Callback<(usize, f64, f64)>>,
     /// Each change cancels the running preview (the element's `cancel()`).
     #[prop(optional, into)]
     cancel_requests: Option<Signal<u64>>,
 ) -> impl IntoView {
-    let files = files.unwrap_or_else(|| RwSignal::new_local(Vec::new()));
+    let files = files.unwrap_or_else(|| RwSignal::new(Vec::new()));
+    let previewer = SendWrapper::new(previewer);
     let status = RwSignal::new(Status::Empty);
-    let progress: RwSignal<Vec<(f64, f64)>> = RwSignal::new(Vec::new());
+    let progress_list: NodeRef<leptos::html::Ul> = NodeRef::new();
+    let report_box: NodeRef<leptos::html::Div> = NodeRef::new();
     let dragging = RwSignal::new(false);
-    let running: StoredValue<Option<Cancel>, LocalStorage> = StoredValue::new_local(None);
+    let running: StoredValue<Option<SendWrapper<Cancel>>> = StoredValue::new(None);
     let generation = StoredValue::new(0u64);
     let text = Text(lang);
 
@@ -82,10 +91,9 @@ pub fn AttachmentPanel(
         generation.set_value(current);
         if picked.is_empty() {
             status.set(Status::Empty);
-            progress.set(Vec::new());
             return;
         }
-        progress.set(picked.iter().map(|f| (0.0, f.size())).collect());
+        let picked: Vec<web_sys::File> = picked.iter().map(|f| (**f).clone()).collect();
         status.set(Status::Working);
         let request = PreviewRequest {
             options: PreviewOptions {
@@ -100,17 +108,15 @@ pub fn AttachmentPanel(
             if generation.get_value() != current {
                 return;
             }
-            progress.update(|p| {
-                if let Some(slot) = p.get_mut(i) {
-                    *slot = (done, total);
-                }
-            });
+            if let Some(list) = progress_list.get_untracked() {
+                report_dom::set_progress(&list, i, done, total);
+            }
             if let Some(cb) = on_progress {
                 cb.run((i, done, total));
             }
         });
         let Running { outcome, cancel } = previewer.start(&picked, &request, on_bytes);
-        running.set_value(Some(cancel));
+        running.set_value(Some(SendWrapper::new(cancel)));
         leptos::task::spawn_local(async move {
             let result = outcome.await;
             if generation.get_value() != current {
@@ -121,7 +127,7 @@ pub fn AttachmentPanel(
                 cb.run(result.clone());
             }
             status.set(match result {
-                Ok(Some(report)) => Status::Done(report),
+                Ok(Some(report)) => Status::Done(report.report),
                 Ok(None) => Status::Cancelled,
                 Err(why) => Status::Failed(why),
             });
@@ -131,7 +137,7 @@ pub fn AttachmentPanel(
 
     let add_files = move |picked: Vec<web_sys::File>| {
         if !picked.is_empty() {
-            files.update(|f| f.extend(picked));
+            files.update(|f| f.extend(picked.into_iter().map(SendWrapper::new)));
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
@@ -156,6 +162,50 @@ pub fn AttachmentPanel(
             cb.run(Ok(None));
         }
     };
+    let remove = move |index: usize| {
+        files.update(|f| {
+            if index < f.len() {
+                f.remove(index);
+            }
+        })
+    };
+    // The progress bars, once their list is in the page (one per file, in order).
+    Effect::new(move |_| {
+        if let Some(list) = progress_list.get() {
+            let names: Vec<String> = files.with_untracked(|f| f.iter().map(|f| f.name()).collect());
+            report_dom::render_progress(&list, &names);
+        }
+    });
+    // The report, rebuilt whole whenever one arrives (and cleared otherwise).
+    Effect::new(move |_| {
+        let Some(container) = report_box.get() else {
+            return;
+        };
+        status.with(|s| match s {
+            Status::Done(report) => {
+                let max_mb = limits.with_untracked(|l| l.max_upload_bytes / (1024 * 1024));
+                report_dom::render_report(&container, report, lang, max_mb);
+            }
+            _ => container.set_text_content(None),
+        });
+    });
+    // One listener for every row's remove button.
+    let on_report_click = move |ev: leptos::ev::MouseEvent| {
+        let index = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| {
+                el.closest("[data-testid=\"ctxguard-attachment-remove\"]")
+                    .ok()
+                    .flatten()
+            })
+            .and_then(|button| button.get_attribute("data-index"))
+            .and_then(|i| i.parse::<usize>().ok());
+        if let Some(index) = index {
+            remove(index);
+        }
+    };
+
     if let Some(requests) = cancel_requests {
         Effect::new(move |seen: Option<u64>| {
             let now = requests.get();
@@ -165,13 +215,6 @@ pub fn AttachmentPanel(
             now
         });
     }
-    let remove = move |index: usize| {
-        files.update(|f| {
-            if index < f.len() {
-                f.remove(index);
-            }
-        })
-    };
 
     view! {
         <section class="panel" part="panel" data-testid="ctxguard-attachments" data-busy=move || (status.with(|s| *s == Status::Working)).to_string()>
@@ -201,150 +244,23 @@ pub fn AttachmentPanel(
                 <span>{text.drop_here()} " " <span class="linklike">{text.choose_files()}</span></span>
                 <input type="file" multiple class="visually-hidden" data-testid="ctxguard-file-input" on:change=on_change />
             </label>
-            {move || match status.get() {
-                Status::Empty => ().into_any(),
-                Status::Working => view! {
-                    <div class="working" data-testid="ctxguard-preview-busy">
-                        <div class="working-head">
-                            <p class="reading">{Text(lang).parsing()}</p>
-                            <button type="button" class="btn-ghost" part="cancel" data-testid="ctxguard-preview-cancel" on:click=move |_| cancel(())>
-                                {Text(lang).cancel()}
-                            </button>
-                        </div>
-                        <ul class="progress-list">
-                            {move || files.with(|f| f.iter().map(|f| f.name()).collect::<Vec<_>>()).into_iter().enumerate().map(|(i, name)| {
-                                let pct = move || progress.with(|p| p.get(i).map_or(0, |&(done, total)| if total > 0.0 { ((done / total) * 100.0).clamp(0.0, 100.0) as u32 } else { 100 }));
-                                view! {
-                                    <li>
-                                        <span class="fname">{name.clone()}</span>
-                                        <div class="bar" data-testid="ctxguard-preview-progress" role="progressbar" aria-label=name
-                                            aria-valuemin="0" aria-valuemax="100" aria-valuenow=move || pct().to_string() data-file-index=i.to_string()>
-                                            <div class="fill" style:width=move || format!("{}%", pct())></div>
-                                        </div>
-                                    </li>
-                                }
-                            }).collect_view()}
-                        </ul>
+            {move || (status.with(|s| *s == Status::Working)).then(|| view! {
+                <div class="working" data-testid="ctxguard-preview-busy">
+                    <div class="working-head">
+                        <p class="reading">{Text(lang).parsing()}</p>
+                        <button type="button" class="btn-ghost" part="cancel" data-testid="ctxguard-preview-cancel" on:click=move |_| cancel(())>
+                            {Text(lang).cancel()}
+                        </button>
                     </div>
-                }.into_any(),
-                Status::Cancelled => view! { <p class="reading" data-testid="ctxguard-preview-cancelled">{Text(lang).cancelled()}</p> }.into_any(),
-                Status::Failed(why) => view! { <p class="error" data-testid="ctxguard-preview-error">{Text(lang).preview_failed(&why)}</p> }.into_any(),
-                Status::Done(report) => {
-                    let max_mb = limits.with_untracked(|l| l.max_upload_bytes / (1024 * 1024));
-                    view! { <PreviewTable report=report lang=lang max_upload_mb=max_mb remove=remove /> }.into_any()
-                }
+                    <ul class="progress-list" node_ref=progress_list></ul>
+                </div>
+            })}
+            {move || match status.get() {
+                Status::Cancelled => Some(view! { <p class="reading" data-testid="ctxguard-preview-cancelled">{Text(lang).cancelled().to_string()}</p> }),
+                Status::Failed(why) => Some(view! { <p class="error" data-testid="ctxguard-preview-error">{Text(lang).preview_failed(&why)}</p> }),
+                _ => None,
             }}
+            <div class="report" node_ref=report_box on:click=on_report_click></div>
         </section>
-    }
-}
-
-#[component]
-fn PreviewTable(
-    report: PreviewReport,
-    lang: Lang,
-    max_upload_mb: u64,
-    remove: impl Fn(usize) + Copy + 'static,
-) -> impl IntoView {
-    let text = Text(lang);
-    let [c_file, c_size, c_tokens, c_alloc, c_status] = text.columns();
-    let summary = text.attach_summary(
-        report.block_tokens_before,
-        report.block_tokens_after,
-        report.cut_count(),
-        report.rejected_count(),
-    );
-    let rows = report
-        .attachments
-        .into_iter()
-        .enumerate()
-        .map(|(i, row)| view! { <PreviewRowView row=row lang=lang max_upload_mb=max_upload_mb on_remove=move || remove(i) /> })
-        .collect_view();
-    let rendered = (!report.rendered.is_empty()).then(|| {
-        view! {
-            <details class="rendered" part="rendered" data-testid="ctxguard-rendered">
-                <summary>{text.show_rendered()}</summary>
-                <pre>{report.rendered}</pre>
-            </details>
-        }
-    });
-    view! {
-        <p class="summary" data-testid="ctxguard-attachments-summary">{summary}</p>
-        <div class="table-wrap">
-            <table class="files" part="table" data-testid="ctxguard-attachments-table">
-                <thead>
-                    <tr>
-                        <th>{c_file}</th>
-                        <th class="num">{c_size}</th>
-                        <th class="num">{c_tokens}</th>
-                        <th class="num">{c_alloc}</th>
-                        <th>{c_status}</th>
-                        <th class="remove"></th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
-        {rendered}
-    }
-}
-
-#[component]
-fn PreviewRowView(
-    row: PreviewRow,
-    lang: Lang,
-    max_upload_mb: u64,
-    on_remove: impl Fn() + 'static,
-) -> impl IntoView {
-    let text = Text(lang);
-    let status = match row.state {
-        RowState::Fits => text.fits(),
-        RowState::Cut => text.will_be_cut(),
-        RowState::Image => text.image(),
-        RowState::Binary => text.binary(),
-        RowState::Rejected => text.rejected(),
-        RowState::TruncatedOnUpload => text.truncated_on_upload(),
-        RowState::Scanned => text.scanned(),
-    };
-    let has_text = row.inlined == ctxguard_core::attachment::Inlined::Text;
-    let dash = || "—".to_string();
-    let state = row.state.as_str();
-    let detail = match (&row.error, &row.upload_truncation, row.state) {
-        (Some(e), _, _) => Some(view! {
-            <div class="detail" data-testid="ctxguard-attachment-error" data-code=e.code.clone()>
-                <strong>{text.error_title(&e.code)}</strong>
-                <span class="hint">{text.error_hint(&e.code, max_upload_mb)}</span>
-                <code class="message">{e.message.clone()}</code>
-            </div>
-        }.into_any()),
-        (None, Some(t), _) => Some(view! {
-            <div class="detail" data-testid="ctxguard-upload-truncation">
-                <strong>{text.content_truncated()}</strong>
-                <span class="hint">{text.kept_of(t.truncated_length, t.original_length)}</span>
-                <pre class="message">{t.summary_message.clone()}</pre>
-            </div>
-        }.into_any()),
-        (None, None, RowState::Scanned) => Some(view! {
-            <div class="detail" data-testid="ctxguard-scanned-note"><span class="hint">{text.scanned_note()}</span></div>
-        }.into_any()),
-        _ => None,
-    };
-    let name = row.name.clone();
-    view! {
-        <tr data-testid="ctxguard-attachment-row" data-state=state data-attachment-id=row.attachment_id.to_string()>
-            <td class="name">
-                <span class="fname">{row.name}</span>
-                <span class="mime">{row.mime_type.unwrap_or_else(|| "unknown".into())}</span>
-                {detail}
-            </td>
-            <td class="num">{format_size(row.size_bytes)}</td>
-            <td class="num" data-field="tokens">{if has_text { group_thousands(row.tokens) } else { dash() }}</td>
-            <td class="num" data-field="allocation">{if has_text { group_thousands(row.allocation) } else { dash() }}</td>
-            <td><span class=format!("tag tag-{state}")>{status}</span></td>
-            <td class="remove">
-                <button type="button" class="btn-icon" data-testid="ctxguard-attachment-remove" aria-label=text.remove_file(&name) title=text.remove_file(&name) on:click=move |_| on_remove()>
-                    "×"
-                </button>
-            </td>
-        </tr>
     }
 }

@@ -5,10 +5,11 @@ mod attachment_panel;
 mod breakdown;
 mod clock;
 mod history;
+mod report_dom;
 mod toolbar;
 mod usage_bar;
 
-pub use attachment_panel::{files_of, AttachmentPanel, FileList, UploadLimits};
+pub use attachment_panel::{files_of, AttachmentPanel, FileList, SendFile, UploadLimits};
 pub use breakdown::Breakdown;
 pub use clock::use_now_ms;
 pub use history::HistoryList;

@@ -10,10 +10,9 @@ use super::dom;
 use crate::attachment_budget::AttachmentBudget;
 use crate::components::{AttachmentPanel, FileList, UploadLimits};
 use crate::config::PreviewConfig;
-use crate::previewer::{Previewer, WorkerPreviewer};
-use ctxguard_core::attachment::PreviewReport;
-use leptos::callback::UnsyncCallback;
+use crate::previewer::{Previewer, Report, WorkerPreviewer};
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -64,7 +63,7 @@ impl PreviewController {
             (
                 RwSignal::new(read_config(&host)),
                 RwSignal::new(None),
-                RwSignal::new_local(Vec::new()),
+                RwSignal::new(Vec::new()),
                 RwSignal::new(0),
             )
         });
@@ -132,13 +131,17 @@ impl PreviewController {
                 return;
             }
             inner.waiting.borrow_mut().push(resolve);
-            inner.files.set(handles.clone());
+            inner
+                .files
+                .set(handles.iter().cloned().map(SendWrapper::new).collect());
         })
     }
 
     /// The files the preview lists, in order (what the user sees).
     pub fn files(&self) -> js_sys::Array {
-        self.inner.files.with_untracked(|f| f.iter().collect())
+        self.inner
+            .files
+            .with_untracked(|f| f.iter().map(|f| JsValue::from(&**f)).collect())
     }
 
     /// Cancels the running preview, if any.
@@ -206,15 +209,14 @@ impl Inner {
                 max_upload_bytes: c.max_upload_bytes,
             })
         });
-        let weak = Rc::downgrade(self);
-        let on_report =
-            UnsyncCallback::new(move |outcome: Result<Option<PreviewReport>, String>| {
-                if let Some(inner) = Weak::upgrade(&weak) {
-                    inner.reported(outcome);
-                }
-            });
-        let weak = Rc::downgrade(self);
-        let on_progress = UnsyncCallback::new(move |(index, done, total): (usize, f64, f64)| {
+        let weak = SendWrapper::new(Rc::downgrade(self));
+        let on_report = Callback::new(move |outcome: Result<Option<Report>, String>| {
+            if let Some(inner) = Weak::upgrade(&weak) {
+                inner.reported(outcome);
+            }
+        });
+        let weak = SendWrapper::new(Rc::downgrade(self));
+        let on_progress = Callback::new(move |(index, done, total): (usize, f64, f64)| {
             if let Some(inner) = Weak::upgrade(&weak) {
                 inner.progressed(index, done, total);
             }
@@ -246,12 +248,11 @@ impl Inner {
 
     /// A preview ended: `ctxguard-preview` with its report (none when it was
     /// cancelled or failed), and the waiting `previewFiles` promises resolved.
-    fn reported(&self, outcome: Result<Option<PreviewReport>, String>) {
+    fn reported(&self, outcome: Result<Option<Report>, String>) {
         let detail = match &outcome {
             Ok(Some(report)) => {
-                let json = serde_json::to_string(report).unwrap_or_default();
-                *self.report.borrow_mut() = Some(json.clone());
-                let detail = dom::json_value(&json);
+                *self.report.borrow_mut() = Some(report.json.to_string());
+                let detail = dom::json_value(&report.json);
                 dom::dispatch(&self.host, "ctxguard-preview", &detail);
                 detail
             }

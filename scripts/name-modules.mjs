@@ -1,0 +1,26 @@
+// Trunk's post_build hook (Trunk.toml): trunk names each WebAssembly module after
+// its crate (ctxguard-web.js, ctxguard-preview-engine_bg.wasm); the toolbar package
+// names them after what they are, as its entry script imports them and its
+// package.json exports them. Renames both files of each module in trunk's staging
+// dir and points the glue at the renamed .wasm.
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) throw new Error("name-modules.mjs: run as trunk's post_build hook (TRUNK_STAGING_DIR is not set)");
+
+const MODULES = [
+  ["ctxguard-toolbar/wasm", "ctxguard-web", "ctxguard_toolbar"],
+  ["ctxguard-toolbar/engine", "ctxguard-preview-engine", "ctxguard_preview"],
+];
+
+for (const [dir, from, to] of MODULES) {
+  const at = (name) => join(staging, dir, name);
+  if (!existsSync(at(`${from}.js`))) throw new Error(`name-modules.mjs: trunk produced no ${dir}/${from}.js`);
+  const glue = readFileSync(at(`${from}.js`), "utf8");
+  const wasmUrl = `'${from}_bg.wasm'`;
+  if (!glue.includes(wasmUrl)) throw new Error(`name-modules.mjs: ${dir}/${from}.js does not load ${wasmUrl}`);
+  writeFileSync(at(`${to}.js`), glue.split(wasmUrl).join(`'${to}_bg.wasm'`));
+  renameSync(at(`${from}_bg.wasm`), at(`${to}_bg.wasm`));
+  rmSync(at(`${from}.js`));
+}

@@ -1,0 +1,99 @@
+// <ctxguard-attachment-preview> and the documents issue: real uploads (a .docx,
+// an .xlsx, a .pptx, a GBK .csv and a legacy .doc, taken from the recorded cases)
+// dropped onto the element, each row checked against the recorded record, and the
+// rendered block checked against ctxguard-core's own path in the same page:
+// parseDocument (ctxguard-core/documents) → composeAttachmentBlock → previewAttachments.
+import { assert } from "../support/net.mjs";
+import { same } from "./harness.mjs";
+
+/** The recorded cases the check uploads, by id. */
+const CASES = ["document_parse-docx-1", "document_parse-xlsx-1", "document_parse-pptx-1", "document_parse-csv-15", "document_parse-legacy-1"];
+
+export async function documentsChecks(h, check) {
+  await check("documents dropped on the preview: every row as the backend stores it, the block as core composes it from parseDocument's records", () =>
+    h.with(async ({ page }) => {
+      const out = await page.evaluate(async (ids) => {
+        const core = await import("/pkg/core/ctxguard_core.js");
+        const docs = await import("/pkg/core/documents/ctxguard_documents.js");
+        await core.default();
+        await docs.default();
+        const lines = (await (await fetch("/tests/conformance/documents.jsonl")).text()).split("\n");
+        const cases = ids.map((id) => JSON.parse(lines.find((l) => l.includes(`"id": "${id}"`))));
+        const bytesOf = (c) => Uint8Array.from(atob(c.data_base64), (ch) => ch.charCodeAt(0));
+        const files = cases.map((c) => new File([bytesOf(c)], c.filename));
+        // Dropped as a user drops them.
+        const pv = t.add('<ctxguard-attachment-preview limit="4000"></ctxguard-attachment-preview>');
+        await t.settle();
+        const reported = new Promise((r) => pv.addEventListener("ctxguard-preview", (e) => r(e.detail), { once: true }));
+        const data = new DataTransfer();
+        for (const f of files) data.items.add(f);
+        t.q(pv, "ctxguard-dropzone").dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+        const report = await reported;
+        await t.settle();
+        const rows = t.all(pv, "ctxguard-attachment-row").map((r) => ({
+          state: r.dataset.state,
+          code: r.querySelector('[data-testid="ctxguard-attachment-error"]')?.dataset.code ?? null,
+          text: r.textContent,
+        }));
+        // The same uploads through ctxguard-core's API.
+        const attachments = cases.map((c, i) => {
+          let record;
+          try {
+            record = docs.parseDocument(bytesOf(c), c.filename).record;
+          } catch (e) {
+            record = e.record;
+          }
+          return {
+            attachment_id: i + 1,
+            filename: c.filename,
+            mime_type: record.type_data.mime_type,
+            file_size: record.type_data.file_size,
+            extracted_text: record.extracted_text || null,
+            is_truncated: record.type_data.is_truncated ?? false,
+            is_image: false,
+            image_base64: null,
+            sandbox_path: null,
+          };
+        });
+        const blocks = core.composeAttachmentBlock(attachments, {});
+        const composed = Array.isArray(blocks) ? blocks[0].text : "";
+        const previewed = core.previewAttachments([{ role: "user", content: composed }], "gpt-4o", 4000).messages[0].content;
+        const expected = cases.map((c) => c.expected);
+        return { report, rows, previewed, composedTokens: core.countTokens(composed, "gpt-4o"), expected, files: pv.files.length };
+      }, CASES);
+      const { report, rows, expected } = out;
+      assert(out.files === 5, "the files property lists the drop");
+      assert(same(rows.map((r) => r.state), ["fits", "fits", "fits", "fits", "rejected"]), JSON.stringify(rows.map((r) => r.state)));
+      // Each row is the recorded record's: what the backend stores, or its refusal.
+      report.attachments.forEach((row, i) => {
+        const e = expected[i];
+        if (e.error) {
+          assert(row.error && row.error.code === e.error.code && row.error.message === e.error.message, JSON.stringify([row.error, e.error]));
+        } else {
+          assert(row.stored_chars === e.text_length && row.error === null, JSON.stringify([row.stored_chars, e.text_length]));
+        }
+        assert(row.mime_type === e.record.type_data.mime_type, JSON.stringify([row.mime_type, e.record.type_data.mime_type]));
+      });
+      assert(rows[4].code === "legacy_doc" && rows[4].text.includes("Outdated file format") && rows[4].text.includes("Please save the .doc file as .docx format and upload again"), rows[4].text);
+      assert(report.rendered === out.previewed, "the rendered block is core's composition of parseDocument's records, bounded by previewAttachments");
+      assert(report.block_tokens_before === out.composedTokens, JSON.stringify([report.block_tokens_before, out.composedTokens]));
+      // The GBK CSV was decoded as the backend decodes it, not as UTF-8 (no U+FFFD).
+      assert(report.rendered.includes("--- Sheet: CSV Data ---") && !report.rendered.includes("\ufffd"), "GBK decoded");
+    }),
+  );
+
+  await check("a document over MAX_EXTRACTED_TEXT_LENGTH shows truncated-on-upload with the backend's summary", () =>
+    h.with(async ({ page }) => {
+      const out = await page.evaluate(async () => {
+        const pv = t.add('<ctxguard-attachment-preview max-text-length="2000"></ctxguard-attachment-preview>');
+        const text = Array.from({ length: 400 }, (_, i) => `line ${i} of a long log`).join("\n");
+        const report = await pv.previewFiles([new File([text], "app.txt", { type: "text/plain" })]);
+        await t.settle();
+        return { row: report.attachments[0], shown: t.q(pv, "ctxguard-upload-truncation")?.textContent ?? null };
+      });
+      assert(out.row.state === "truncated-on-upload" && out.row.upload_truncation.truncated_length <= 2000, JSON.stringify(out.row));
+      assert(out.row.upload_truncation.summary_message.startsWith("[Smart Truncation Applied - Head + Tail (contiguous)]"), out.row.upload_truncation.summary_message);
+      assert(out.shown && out.shown.includes("File content truncated") && out.shown.includes("Total: 400 lines"), out.shown);
+    }),
+  );
+}
