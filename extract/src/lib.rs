@@ -32,6 +32,7 @@ pub mod error;
 pub mod format;
 mod image;
 pub mod limits;
+mod ooxml;
 pub mod package;
 mod pdf;
 mod pptx;
