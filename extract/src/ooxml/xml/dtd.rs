@@ -37,6 +37,8 @@ pub(super) struct Dtd {
     /// An external subset or a parameter-entity reference was seen: references to
     /// undeclared entities are then warnings (left as reference nodes), not errors.
     pub lenient: bool,
+    /// Parameter entities' replacement texts.
+    pub parameters: HashMap<String, String>,
     /// Entities whose replacement text is being checked (loop detection).
     pub open: RefCell<Vec<String>>,
     /// Bytes that expanding every reference seen so far would produce.
@@ -105,7 +107,7 @@ impl<'a> Cursor<'a> {
             Ok(true)
         } else if self.eat("PUBLIC") {
             self.need_blanks()?;
-            self.quoted()?;
+            pubid(self)?;
             self.need_blanks()?;
             self.quoted()?;
             Ok(true)
@@ -135,7 +137,7 @@ pub(super) fn parse(s: &str, pos: usize) -> Result<(usize, Dtd), XmlError> {
         c.blanks();
     }
     if c.eat("[") {
-        internal_subset(&mut c, &mut dtd)?;
+        internal_subset(&mut c, &mut dtd, 0)?;
         c.blanks();
     }
     if !c.eat(">") {
@@ -144,18 +146,32 @@ pub(super) fn parse(s: &str, pos: usize) -> Result<(usize, Dtd), XmlError> {
     Ok((c.pos, dtd))
 }
 
-fn internal_subset(c: &mut Cursor<'_>, dtd: &mut Dtd) -> Result<(), XmlError> {
+/// How deep parameter entities may nest inside the internal subset.
+const MAX_PE_DEPTH: usize = 40;
+
+fn internal_subset(c: &mut Cursor<'_>, dtd: &mut Dtd, depth: usize) -> Result<(), XmlError> {
     loop {
         c.blanks();
-        if c.eat("]") {
+        if depth == 0 && c.eat("]") {
+            return Ok(());
+        }
+        if depth > 0 && c.peek().is_none() {
             return Ok(());
         }
         if c.eat("%") {
-            c.name()?;
+            let name = c.name()?.to_string();
             if !c.eat(";") {
                 return Err(c.err("a parameter-entity reference without ';'"));
             }
-            dtd.lenient = true;
+            match dtd.parameters.get(&name).cloned() {
+                Some(value) if depth < MAX_PE_DEPTH => {
+                    let text = format!(" {value} ");
+                    let mut inner = Cursor { s: &text, pos: 0 };
+                    internal_subset(&mut inner, dtd, depth + 1)?;
+                }
+                Some(_) => return Err(c.err("parameter entities nested too deep")),
+                None => dtd.lenient = true,
+            }
         } else if c.eat("<!--") {
             let end = c
                 .rest()
@@ -166,40 +182,204 @@ fn internal_subset(c: &mut Cursor<'_>, dtd: &mut Dtd) -> Result<(), XmlError> {
                 return Err(c.err("'--' inside a comment in the DTD"));
             }
         } else if c.eat("<?") {
-            let end = c
-                .rest()
-                .find("?>")
-                .ok_or_else(|| c.err("an unclosed processing instruction in the DTD"))?;
-            c.pos += end + 2;
+            let target = c.name()?;
+            if target.contains(':') || target.eq_ignore_ascii_case("xml") {
+                return Err(c.err("an invalid processing-instruction target in the DTD"));
+            }
+            if !c.eat("?>") {
+                c.need_blanks()?;
+                let end = c
+                    .rest()
+                    .find("?>")
+                    .ok_or_else(|| c.err("an unclosed processing instruction in the DTD"))?;
+                c.pos += end + 2;
+            }
         } else if c.eat("<!ENTITY") {
             entity_decl(c, dtd)?;
-        } else if c.eat("<!ELEMENT") || c.eat("<!ATTLIST") || c.eat("<!NOTATION") {
-            skip_decl(c)?;
+        } else if c.eat("<!ELEMENT") {
+            element_decl(c)?;
+        } else if c.eat("<!ATTLIST") {
+            attlist_decl(c)?;
+        } else if c.eat("<!NOTATION") {
+            notation_decl(c)?;
         } else {
             return Err(c.err("a markup declaration expected in the DTD"));
         }
     }
 }
 
-/// Skips an element, attribute-list or notation declaration to its `>`.
-fn skip_decl(c: &mut Cursor<'_>) -> Result<(), XmlError> {
+fn end_decl(c: &mut Cursor<'_>) -> Result<(), XmlError> {
+    c.blanks();
+    if c.eat(">") {
+        Ok(())
+    } else {
+        Err(c.err("a declaration not terminated in the DTD"))
+    }
+}
+
+/// `<!ELEMENT Name contentspec>`.
+fn element_decl(c: &mut Cursor<'_>) -> Result<(), XmlError> {
     c.need_blanks()?;
+    c.name()?;
+    c.need_blanks()?;
+    if !(c.eat("EMPTY") || c.eat("ANY")) {
+        if !c.eat("(") {
+            return Err(c.err("a content specification expected"));
+        }
+        c.blanks();
+        if c.eat("#PCDATA") {
+            c.blanks();
+            if c.eat(")") {
+                c.eat("*");
+            } else {
+                loop {
+                    if c.eat("|") {
+                        c.blanks();
+                        c.name()?;
+                        c.blanks();
+                    } else if c.eat(")*") {
+                        break;
+                    } else {
+                        return Err(c.err("a malformed mixed content model"));
+                    }
+                }
+            }
+        } else {
+            group(c, 0)?;
+        }
+    }
+    end_decl(c)
+}
+
+/// The rest of a `choice` or `seq` group (after its `(`), then its occurrence mark.
+fn group(c: &mut Cursor<'_>, depth: usize) -> Result<(), XmlError> {
+    if depth > MAX_PE_DEPTH {
+        return Err(c.err("a content model nested too deep"));
+    }
+    let mut separator: Option<u8> = None;
     loop {
+        c.blanks();
+        if c.eat("(") {
+            group(c, depth + 1)?;
+        } else {
+            c.name()?;
+            occurrence(c);
+        }
+        c.blanks();
+        if c.eat(")") {
+            occurrence(c);
+            return Ok(());
+        }
         match c.peek() {
-            None => return Err(c.err("an unterminated declaration in the DTD")),
-            Some(b'>') => {
+            Some(sep @ (b'|' | b',')) if separator.is_none_or(|s| s == sep) => {
+                separator = Some(sep);
                 c.pos += 1;
-                return Ok(());
             }
-            Some(b'"' | b'\'') => {
-                c.quoted()?;
+            _ => return Err(c.err("a malformed content model")),
+        }
+    }
+}
+
+fn occurrence(c: &mut Cursor<'_>) {
+    if matches!(c.peek(), Some(b'?' | b'*' | b'+')) {
+        c.pos += 1;
+    }
+}
+
+/// `<!ATTLIST Name AttDef*>`.
+fn attlist_decl(c: &mut Cursor<'_>) -> Result<(), XmlError> {
+    c.need_blanks()?;
+    c.name()?;
+    loop {
+        let had_blank = c.blanks();
+        if c.eat(">") {
+            return Ok(());
+        }
+        if !had_blank {
+            return Err(c.err("a blank expected between attribute definitions"));
+        }
+        c.name()?;
+        c.need_blanks()?;
+        let keyword = [
+            "CDATA", "IDREFS", "IDREF", "ID", "ENTITY", "ENTITIES", "NMTOKENS", "NMTOKEN",
+        ]
+        .iter()
+        .any(|k| c.eat(k));
+        if !keyword {
+            let notation = c.eat("NOTATION");
+            if notation {
+                c.need_blanks()?;
             }
-            Some(b'<') => return Err(c.err("'<' inside a declaration in the DTD")),
-            Some(_) => {
-                let ch = c.rest().chars().next().map_or(1, char::len_utf8);
-                c.pos += ch;
+            if !c.eat("(") {
+                return Err(c.err("an attribute type expected"));
+            }
+            loop {
+                c.blanks();
+                nmtoken(c)?;
+                c.blanks();
+                if c.eat(")") {
+                    break;
+                }
+                if !c.eat("|") {
+                    return Err(c.err("a malformed enumerated attribute type"));
+                }
             }
         }
+        c.need_blanks()?;
+        if !(c.eat("#REQUIRED") || c.eat("#IMPLIED")) {
+            if c.eat("#FIXED") {
+                c.need_blanks()?;
+            }
+            if c.quoted()?.contains('<') {
+                return Err(c.err("'<' in a default attribute value"));
+            }
+        }
+    }
+}
+
+fn nmtoken(c: &mut Cursor<'_>) -> Result<(), XmlError> {
+    let rest = c.rest();
+    let end = rest
+        .char_indices()
+        .find(|&(_, ch)| !(is_name_char(ch) || ch == ':'))
+        .map_or(rest.len(), |(i, _)| i);
+    if end == 0 {
+        return Err(c.err("a name token expected"));
+    }
+    c.pos += end;
+    Ok(())
+}
+
+/// `<!NOTATION Name (ExternalID | PublicID)>`.
+fn notation_decl(c: &mut Cursor<'_>) -> Result<(), XmlError> {
+    c.need_blanks()?;
+    c.name()?;
+    c.need_blanks()?;
+    if c.eat("SYSTEM") {
+        c.need_blanks()?;
+        c.quoted()?;
+    } else if c.eat("PUBLIC") {
+        c.need_blanks()?;
+        pubid(c)?;
+        if c.blanks() && matches!(c.peek(), Some(b'"' | b'\'')) {
+            c.quoted()?;
+        }
+    } else {
+        return Err(c.err("an external or public identifier expected"));
+    }
+    end_decl(c)
+}
+
+/// A `PubidLiteral`.
+fn pubid(c: &mut Cursor<'_>) -> Result<(), XmlError> {
+    let literal = c.quoted()?;
+    let ok = literal
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b" \r\n-'()+,./:=?;!*#@$_%".contains(&b));
+    if ok {
+        Ok(())
+    } else {
+        Err(c.err("an invalid character in a public identifier"))
     }
 }
 
@@ -216,11 +396,14 @@ fn entity_decl(c: &mut Cursor<'_>, dtd: &mut Dtd) -> Result<(), XmlError> {
     c.need_blanks()?;
     let (value, unparsed) = if matches!(c.peek(), Some(b'"' | b'\'')) {
         let raw = c.quoted()?;
-        (Some(entity_value(raw, c.pos)?), false)
+        (Some(entity_value(raw, c.pos, dtd)?), false)
     } else if c.external_id()? {
         let had_blank = c.blanks();
         let unparsed = had_blank && c.eat("NDATA");
         if unparsed {
+            if parameter {
+                return Err(c.err("a parameter entity cannot be unparsed"));
+            }
             c.need_blanks()?;
             c.name()?;
         }
@@ -232,7 +415,13 @@ fn entity_decl(c: &mut Cursor<'_>, dtd: &mut Dtd) -> Result<(), XmlError> {
     if !c.eat(">") {
         return Err(c.err("an entity declaration not terminated"));
     }
-    if !parameter && !dtd.entities.contains_key(name) {
+    if parameter {
+        if let Some(v) = value {
+            dtd.parameters.entry(name.to_string()).or_insert(v);
+        } else {
+            dtd.lenient = true;
+        }
+    } else if !dtd.entities.contains_key(name) {
         dtd.entities.insert(
             name.to_string(),
             Entity {
@@ -246,9 +435,10 @@ fn entity_decl(c: &mut Cursor<'_>, dtd: &mut Dtd) -> Result<(), XmlError> {
     Ok(())
 }
 
-/// An entity value's replacement text: character references expanded, general
-/// references kept as written, parameter references refused (internal subset).
-fn entity_value(raw: &str, pos: usize) -> Result<String, XmlError> {
+/// An entity value's replacement text: character and parameter-entity
+/// references expanded (an undeclared parameter entity to nothing), general
+/// references kept as written.
+fn entity_value(raw: &str, pos: usize, dtd: &mut Dtd) -> Result<String, XmlError> {
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
     while let Some(i) = rest.find(['&', '%']) {
@@ -258,13 +448,23 @@ fn entity_value(raw: &str, pos: usize) -> Result<String, XmlError> {
             .find(';')
             .ok_or_else(|| XmlError::at(pos, "a reference without ';' in an entity value"))?;
         let body = &after[..end];
-        if rest.as_bytes()[i] == b'%' {
+        let is_name = body
+            .chars()
+            .next()
+            .is_some_and(|c| is_name_start(c) || c == ':')
+            && body.chars().all(|c| is_name_char(c) || c == ':');
+        if !is_name && !(rest.as_bytes()[i] == b'&' && body.starts_with('#')) {
             return Err(XmlError::at(
                 pos,
-                "a parameter-entity reference inside an entity value of the internal subset",
+                "a malformed reference in an entity value",
             ));
         }
-        if let Some(num) = body.strip_prefix('#') {
+        if rest.as_bytes()[i] == b'%' {
+            dtd.lenient = true;
+            if let Some(v) = dtd.parameters.get(body) {
+                out.push_str(v);
+            }
+        } else if let Some(num) = body.strip_prefix('#') {
             out.push(
                 super::char_ref(num)
                     .ok_or_else(|| XmlError::at(pos, "a bad character reference"))?,
@@ -275,6 +475,9 @@ fn entity_value(raw: &str, pos: usize) -> Result<String, XmlError> {
             out.push(';');
         }
         rest = &after[end + 1..];
+        if out.len() > super::chars::MAX_TEXT_BYTES {
+            return Err(XmlError::at(pos, "an entity value too long"));
+        }
     }
     out.push_str(rest);
     if let Some(bad) = out.chars().find(|&c| !is_char(c)) {
