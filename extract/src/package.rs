@@ -86,9 +86,12 @@ impl<'a> Package<'a> {
             },
         })?;
         let declared = member.size();
+        let crc = member.crc32();
         let mut out = Vec::with_capacity(declared.min(left).min(1 << 24) as usize);
+        // Python's zipfile returns at most the declared size and checks the
+        // CRC-32 of what it returned (a stream longer than declared fails).
         let read = (&mut member)
-            .take(left.saturating_add(1))
+            .take(declared.min(left.saturating_add(1)))
             .read_to_end(&mut out)
             .map_err(|e| PackageError::Damaged {
                 member: name.to_string(),
@@ -98,6 +101,12 @@ impl<'a> Package<'a> {
             return Err(PackageError::TooLarge {
                 limit: self.limit,
                 member: name.to_string(),
+            });
+        }
+        if crc32fast::hash(&out) != crc {
+            return Err(PackageError::Damaged {
+                member: name.to_string(),
+                detail: "bad CRC-32".into(),
             });
         }
         self.budget.set(left - read as u64);

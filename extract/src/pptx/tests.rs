@@ -65,3 +65,42 @@ fn what_python_pptx_refuses_is_refused() {
     let err = slides(b"PK", &limits).expect_err("not a zip");
     assert!(err.message.starts_with("Failed to parse PowerPoint: "));
 }
+
+#[test]
+fn a_bomb_slide_is_too_large_and_deep_shapes_do_not_recurse() {
+    let limits = Limits {
+        max_inflated_bytes: 1_000_000,
+        ..Limits::default()
+    };
+    let bomb = pptx_with_trees(&"<p:cxnSp/>".repeat(300_000), "");
+    assert!(bomb.len() < 100_000);
+    let err = slides(&bomb, &limits).expect_err("over the budget");
+    assert!(
+        err.message.contains("too large to preview"),
+        "{}",
+        err.message
+    );
+    let deep = format!(
+        "{}{}",
+        "<p:grpSp>".repeat(100_000),
+        "</p:grpSp>".repeat(100_000)
+    );
+    assert!(slides(&pptx_with_trees(&deep, ""), &Limits::default()).is_err());
+}
+
+#[test]
+fn a_big_table_is_read_in_linear_time() {
+    let row = format!(
+        "<a:tr>{}</a:tr>",
+        "<a:tc><a:txBody><a:bodyPr/><a:p><a:r><a:t>v</a:t></a:r></a:p></a:txBody></a:tc>"
+            .repeat(50)
+    );
+    let table = format!(
+        r#"<p:graphicFrame><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl>{}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>"#,
+        row.repeat(2_000)
+    );
+    let started = std::time::Instant::now();
+    let out = slides(&pptx_with_trees(&table, ""), &Limits::default()).expect("parses");
+    assert_eq!(out[0].lines().count(), 2_001);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+}
