@@ -21,7 +21,7 @@ mod content;
 mod dtd;
 mod uri;
 
-pub(crate) use content::{Attr, Element, Event, Reader};
+pub(crate) use content::{Element, Event, Reader};
 use std::borrow::Cow;
 use thiserror::Error;
 

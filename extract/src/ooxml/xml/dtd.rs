@@ -453,7 +453,7 @@ fn entity_value(raw: &str, pos: usize, dtd: &mut Dtd) -> Result<String, XmlError
             .next()
             .is_some_and(|c| is_name_start(c) || c == ':')
             && body.chars().all(|c| is_name_char(c) || c == ':');
-        if !is_name && !(rest.as_bytes()[i] == b'&' && body.starts_with('#')) {
+        if !(is_name || rest.as_bytes()[i] == b'&' && body.starts_with('#')) {
             return Err(XmlError::at(
                 pos,
                 "a malformed reference in an entity value",
