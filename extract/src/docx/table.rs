@@ -16,6 +16,11 @@ use crate::ooxml::xml::{Element, Event, Reader, XmlError};
 use ctxguard_core::pyjson::strip;
 use std::rc::Rc;
 
+/// The longest chain of vertical continuations python-docx resolves: it
+/// walks up one row per level of recursion (`iter_tc_cells`), and the
+/// reference's interpreter runs out of stack (`RecursionError`) past this.
+const MAX_MERGE_CHAIN: u32 = 987;
+
 /// An integer attribute as python-docx reads it: `Err` when reading it raises.
 type Lazy = Result<i128, ()>;
 
@@ -44,16 +49,18 @@ struct Row {
     maxima: Vec<i128>,
     /// The content cell each `w:tc` yields.
     roots: Vec<Rc<Root>>,
+    /// How many continuations lead from each `w:tc` up to its content cell.
+    chains: Vec<u32>,
 }
 
 impl Row {
     /// `tc_at_grid_offset(offset)`'s cell, resolved to its content cell.
-    fn at(&self, offset: i128) -> Option<Rc<Root>> {
+    fn at(&self, offset: i128) -> Option<(Rc<Root>, u32)> {
         let wanted = offset - self.grid_before.ok()?;
         // The scan stops at the first cell that starts at or past `wanted`.
         let j = self.maxima.partition_point(|&m| m < wanted);
         let start = *self.starts.get(j)?;
-        (start == wanted).then(|| Rc::clone(&self.roots[j]))
+        (start == wanted).then(|| (Rc::clone(&self.roots[j]), self.chains[j]))
     }
 }
 
@@ -170,6 +177,7 @@ fn resolve(grid_before: Lazy, tcs: Vec<Tc>, above: Option<&Row>) -> Result<Row, 
     let mut starts = Vec::with_capacity(tcs.len());
     let mut maxima = Vec::with_capacity(tcs.len());
     let mut roots = Vec::with_capacity(tcs.len());
+    let mut chains = Vec::with_capacity(tcs.len());
     let mut offset: Option<i128> = Some(0);
     for tc in tcs {
         if let Some(s) = offset {
@@ -182,10 +190,19 @@ fn resolve(grid_before: Lazy, tcs: Vec<Tc>, above: Option<&Row>) -> Result<Row, 
             let above = above.ok_or_else(|| {
                 BodyError::Shape("a vertically merged cell in a table's first row".into())
             })?;
-            above.at(before + own).ok_or_else(|| {
+            let (root, chain) = above.at(before + own).ok_or_else(|| {
                 BodyError::Shape("a vertically merged cell has no cell above it".into())
-            })?
+            })?;
+            if chain >= MAX_MERGE_CHAIN {
+                return Err(BodyError::Shape(
+                    "a vertical merge too long for python-docx (maximum recursion depth exceeded)"
+                        .into(),
+                ));
+            }
+            chains.push(chain + 1);
+            root
         } else {
+            chains.push(0);
             let span = tc.span.map_err(|()| unreadable("gridSpan"))?;
             let text = strip(&tc.text);
             Rc::new(Root {
@@ -204,6 +221,7 @@ fn resolve(grid_before: Lazy, tcs: Vec<Tc>, above: Option<&Row>) -> Result<Row, 
         starts,
         maxima,
         roots,
+        chains,
     })
 }
 
