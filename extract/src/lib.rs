@@ -33,6 +33,7 @@ pub mod error;
 pub mod format;
 mod image;
 pub mod limits;
+mod ooxml;
 pub mod package;
 mod pdf;
 mod pptx;

@@ -69,6 +69,15 @@ impl<'a> Package<'a> {
     /// The inflated bytes of a member, charged to the document's budget.
     pub fn read(&mut self, name: &str) -> Result<Vec<u8>, PackageError> {
         let left = self.budget.get();
+        if let Some(index) = self.archive.index_for_name(name) {
+            let lzma = self
+                .archive
+                .by_index_raw(index)
+                .is_ok_and(|m| m.compression() == zip::CompressionMethod::Lzma);
+            if lzma {
+                return self.read_lzma(index, name, left);
+            }
+        }
         let mut member = self.archive.by_name(name).map_err(|e| match e {
             zip::result::ZipError::FileNotFound => PackageError::NoItem(name.to_string()),
             other => PackageError::Damaged {
@@ -77,9 +86,12 @@ impl<'a> Package<'a> {
             },
         })?;
         let declared = member.size();
+        let crc = member.crc32();
         let mut out = Vec::with_capacity(declared.min(left).min(1 << 24) as usize);
+        // Python's zipfile returns at most the declared size and checks the
+        // CRC-32 of what it returned (a stream longer than declared fails).
         let read = (&mut member)
-            .take(left.saturating_add(1))
+            .take(declared.min(left.saturating_add(1)))
             .read_to_end(&mut out)
             .map_err(|e| PackageError::Damaged {
                 member: name.to_string(),
@@ -91,7 +103,55 @@ impl<'a> Package<'a> {
                 member: name.to_string(),
             });
         }
+        if crc32fast::hash(&out) != crc {
+            return Err(PackageError::Damaged {
+                member: name.to_string(),
+                detail: "bad CRC-32".into(),
+            });
+        }
         self.budget.set(left - read as u64);
+        Ok(out)
+    }
+
+    /// An LZMA member as Python's `zipfile` reads it: a 4-byte version and
+    /// properties-size header, the properties, then the raw stream (the zip
+    /// crate expects the `.lzma` header instead); CRC-32 checked.
+    fn read_lzma(&mut self, index: usize, name: &str, left: u64) -> Result<Vec<u8>, PackageError> {
+        let damaged = |detail: String| PackageError::Damaged {
+            member: name.to_string(),
+            detail,
+        };
+        let mut member = self
+            .archive
+            .by_index_raw(index)
+            .map_err(|e| damaged(e.to_string()))?;
+        let (size, crc) = (member.size(), member.crc32());
+        if size > left {
+            return Err(PackageError::TooLarge {
+                limit: self.limit,
+                member: name.to_string(),
+            });
+        }
+        let mut raw = Vec::new();
+        (&mut member)
+            .take(left.saturating_add(1024))
+            .read_to_end(&mut raw)
+            .map_err(|e| damaged(e.to_string()))?;
+        let body = raw
+            .get(4..)
+            .ok_or_else(|| damaged("a truncated LZMA header".into()))?;
+        let options = lzma_rs::decompress::Options {
+            unpacked_size: lzma_rs::decompress::UnpackedSize::UseProvided(Some(size)),
+            memlimit: Some(usize::try_from(left.min(1 << 30)).unwrap_or(usize::MAX)),
+            allow_incomplete: false,
+        };
+        let mut out = Vec::with_capacity(size.min(1 << 24) as usize);
+        lzma_rs::lzma_decompress_with_options(&mut &body[..], &mut out, &options)
+            .map_err(|e| damaged(format!("{e:?}")))?;
+        if out.len() as u64 != size || crc32fast::hash(&out) != crc {
+            return Err(damaged("bad CRC-32 or size".into()));
+        }
+        self.budget.set(left - size);
         Ok(out)
     }
 }

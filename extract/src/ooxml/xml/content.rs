@@ -1,0 +1,628 @@
+//! The reader proper: prolog, elements, attributes, character data and the
+//! blank-text heuristic of libxml2's `areBlanks`.
+
+use super::chars::{
+    is_blank, is_char, is_name_char, is_name_start, MAX_NAME_BYTES, MAX_TEXT_BYTES,
+};
+use super::dtd::{self, Dtd};
+use super::{ns, XmlError};
+use std::borrow::Cow;
+use std::rc::Rc;
+use text::normalize;
+
+mod attrs;
+mod text;
+
+/// libxml2's deepest nesting without `XML_PARSE_HUGE` (the 258th level fails).
+const LIBXML_MAX_DEPTH: usize = 257;
+
+/// One attribute of an element (namespace declarations left out).
+#[derive(Debug, Clone)]
+pub(crate) struct Attr<'a> {
+    /// Its namespace URI, `None` for an unprefixed name.
+    pub ns: Option<Rc<str>>,
+    /// Its local name.
+    pub local: &'a str,
+    /// Its normalised value.
+    pub value: Cow<'a, str>,
+}
+
+/// A start tag, its names resolved.
+#[derive(Debug, Clone)]
+pub(crate) struct Element<'a> {
+    /// The element's namespace URI.
+    pub ns: Option<Rc<str>>,
+    /// Its local name.
+    pub local: &'a str,
+    /// Its attributes in document order.
+    pub attrs: Vec<Attr<'a>>,
+}
+
+impl Element<'_> {
+    /// Whether the element is `{ns}local`.
+    pub(crate) fn is(&self, ns: &str, local: &str) -> bool {
+        self.local == local && self.ns.as_deref() == Some(ns)
+    }
+
+    /// The value of attribute `{ns}local` (`ns` `None`: unprefixed).
+    pub(crate) fn attr(&self, ns: Option<&str>, local: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|a| a.local == local && a.ns.as_deref() == ns)
+            .map(|a| a.value.as_ref())
+    }
+}
+
+/// What the reader found next.
+#[derive(Debug)]
+pub(crate) enum Event<'a> {
+    /// A start tag (an empty element is followed by its `End`).
+    Start(Element<'a>),
+    /// The end of the innermost open element.
+    End,
+    /// Character data lxml keeps, line ends normalised; consecutive events
+    /// belong to one text node until another event intervenes.
+    Text(Cow<'a, str>),
+    /// A comment, processing instruction or unexpanded entity reference in content.
+    Node,
+    /// The end of the document.
+    Eof,
+}
+
+/// An open element and what libxml2 knows of its children so far.
+struct Open<'a> {
+    qname: &'a str,
+    ns_mark: usize,
+    /// libxml2's `ctxt->space`: -1 inherit, 0 default, 1 preserve, -2 text seen.
+    space: i8,
+    has_children: bool,
+    first_text: bool,
+    last_text: bool,
+    text_len: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Start,
+    Prolog,
+    Content,
+    Epilog,
+    Done,
+}
+
+/// A pull reader over one decoded document (or an entity's replacement text).
+pub(crate) struct Reader<'a> {
+    s: &'a str,
+    pos: usize,
+    state: State,
+    open: Vec<Open<'a>>,
+    /// Prefix ("" for the default namespace) to URI (`None`: undeclared).
+    bindings: Vec<(Rc<str>, Option<Rc<str>>)>,
+    dtd: Rc<Dtd>,
+    max_depth: usize,
+    pending_end: bool,
+    /// Open elements that belong to the referencing document (entity checks).
+    base: usize,
+    /// Expansion of the references this reader met.
+    expanded: u64,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of a document.
+    pub(super) fn new(s: &'a str, max_depth: usize) -> Result<Self, XmlError> {
+        Ok(Reader {
+            s,
+            pos: 0,
+            state: State::Start,
+            open: Vec::new(),
+            bindings: Vec::new(),
+            dtd: Rc::new(Dtd::default()),
+            max_depth: max_depth.min(LIBXML_MAX_DEPTH),
+            pending_end: false,
+            base: 0,
+            expanded: 0,
+        })
+    }
+
+    fn err(&self, what: &str) -> XmlError {
+        XmlError::at(self.pos, what)
+    }
+
+    fn rest(&self) -> &'a str {
+        self.s.get(self.pos..).unwrap_or("")
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.as_bytes().get(self.pos).copied()
+    }
+
+    fn eat(&mut self, lit: &str) -> bool {
+        if self.rest().starts_with(lit) {
+            self.pos += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn blanks(&mut self) -> bool {
+        let start = self.pos;
+        while self.peek().is_some_and(is_blank) {
+            self.pos += 1;
+        }
+        self.pos > start
+    }
+
+    /// The next event.
+    pub(crate) fn next(&mut self) -> Result<Event<'a>, XmlError> {
+        if self.pending_end {
+            self.pending_end = false;
+            self.pop();
+            return Ok(Event::End);
+        }
+        loop {
+            match self.state {
+                State::Start => {
+                    self.state = State::Prolog;
+                    if self.rest().starts_with("<?xml")
+                        && self
+                            .s
+                            .as_bytes()
+                            .get(5)
+                            .is_some_and(|&b| is_blank(b) || b == b'?')
+                    {
+                        self.xml_decl()?;
+                    }
+                }
+                State::Prolog => return self.prolog(),
+                State::Content => {
+                    if let Some(event) = self.content()? {
+                        return Ok(event);
+                    }
+                }
+                State::Epilog => {
+                    self.misc()?;
+                    if self.pos < self.s.len() {
+                        return Err(self.err("extra content at the end of the document"));
+                    }
+                    self.state = State::Done;
+                }
+                State::Done => return Ok(Event::Eof),
+            }
+        }
+    }
+
+    /// `<?xml version=… encoding=… standalone=…?>` (the encoding was applied when decoding).
+    fn xml_decl(&mut self) -> Result<(), XmlError> {
+        self.pos += 5;
+        self.blanks();
+        if !self.eat("version") {
+            return Err(self.err("malformed XML declaration: version expected"));
+        }
+        let version = self.decl_value()?;
+        let bytes = version.as_bytes();
+        let well_formed = bytes.len() >= 2
+            && bytes[0].is_ascii_digit()
+            && bytes[1] == b'.'
+            && bytes[2..].iter().all(u8::is_ascii_digit);
+        if !well_formed || !version.starts_with("1.") {
+            return Err(self.err("unsupported XML version"));
+        }
+        let mut had_blank = self.blanks();
+        if had_blank && self.eat("encoding") {
+            let value = self.decl_value()?;
+            let mut cs = value.chars();
+            let ok = cs.next().is_some_and(|c| c.is_ascii_alphabetic())
+                && cs.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+            if !ok {
+                return Err(self.err("a malformed encoding name in the XML declaration"));
+            }
+            had_blank = self.blanks();
+        }
+        if had_blank && self.eat("standalone") {
+            let value = self.decl_value()?;
+            if !matches!(value, "yes" | "no") {
+                return Err(self.err("standalone accepts only 'yes' or 'no'"));
+            }
+        }
+        self.blanks();
+        if !self.eat("?>") {
+            return Err(self.err("'?>' expected to end the XML declaration"));
+        }
+        Ok(())
+    }
+
+    fn decl_value(&mut self) -> Result<&'a str, XmlError> {
+        self.blanks();
+        if !self.eat("=") {
+            return Err(self.err("'=' expected in the XML declaration"));
+        }
+        self.blanks();
+        let quote = match self.peek() {
+            Some(q @ (b'"' | b'\'')) => q,
+            _ => return Err(self.err("a quoted value expected in the XML declaration")),
+        };
+        let body = &self.rest()[1..];
+        let end = memchr::memchr(quote, body.as_bytes())
+            .ok_or_else(|| self.err("an unclosed value in the XML declaration"))?;
+        self.pos += end + 2;
+        Ok(&body[..end])
+    }
+
+    /// Comments, processing instructions and blanks outside the root element.
+    fn misc(&mut self) -> Result<(), XmlError> {
+        loop {
+            self.blanks();
+            if self.rest().starts_with("<!--") {
+                self.comment()?;
+            } else if self.rest().starts_with("<?") {
+                self.pi()?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn prolog(&mut self) -> Result<Event<'a>, XmlError> {
+        let mut doctype_seen = false;
+        loop {
+            self.misc()?;
+            if self.rest().starts_with("<!DOCTYPE") {
+                if doctype_seen {
+                    return Err(self.err("a second document type declaration"));
+                }
+                doctype_seen = true;
+                let (end, dtd) = dtd::parse(self.s, self.pos + 9)?;
+                self.pos = end;
+                self.dtd = Rc::new(dtd);
+                continue;
+            }
+            return match self.peek() {
+                None => Err(self.err("the document is empty")),
+                Some(b'<') => {
+                    self.state = State::Content;
+                    self.start_tag()
+                }
+                Some(_) => Err(self.err("start tag expected, '<' not found")),
+            };
+        }
+    }
+
+    fn comment(&mut self) -> Result<(), XmlError> {
+        self.pos += 4;
+        let rest = self.rest();
+        let end = memchr::memmem::find(rest.as_bytes(), b"--")
+            .ok_or_else(|| self.err("an unclosed comment"))?;
+        self.check_chars(&rest[..end])?;
+        self.pos += end;
+        if !self.eat("-->") {
+            return Err(self.err("'--' inside a comment"));
+        }
+        Ok(())
+    }
+
+    fn pi(&mut self) -> Result<(), XmlError> {
+        self.pos += 2;
+        let target = self.name()?;
+        if target.contains(':') {
+            return Err(self.err("colons are forbidden from processing-instruction names"));
+        }
+        if target.eq_ignore_ascii_case("xml") {
+            return Err(self.err("an XML declaration or 'xml' target not at the start"));
+        }
+        if self.eat("?>") {
+            return Ok(());
+        }
+        if !self.blanks() {
+            return Err(self.err("a blank expected after a processing-instruction target"));
+        }
+        let rest = self.rest();
+        let end = memchr::memmem::find(rest.as_bytes(), b"?>")
+            .ok_or_else(|| self.err("an unclosed processing instruction"))?;
+        self.check_chars(&rest[..end])?;
+        self.pos += end + 2;
+        Ok(())
+    }
+
+    /// Every character of `text` is an XML `Char`.
+    fn check_chars(&self, text: &str) -> Result<(), XmlError> {
+        let bad = if text.is_ascii() {
+            text.bytes()
+                .find(|&b| b < 0x20 && !is_blank(b))
+                .map(char::from)
+        } else {
+            text.chars().find(|&c| !is_char(c))
+        };
+        match bad {
+            Some(c) => Err(self.err(&format!("invalid character U+{:04X}", c as u32))),
+            None => Ok(()),
+        }
+    }
+
+    /// A `Name` (colons allowed), as in processing-instruction targets and references.
+    fn name(&mut self) -> Result<&'a str, XmlError> {
+        let rest = self.rest();
+        let mut chars = rest.char_indices();
+        match chars.next() {
+            Some((_, c)) if is_name_start(c) || c == ':' => {}
+            _ => return Err(self.err("a name expected")),
+        }
+        let end = chars
+            .find(|&(_, c)| !(is_name_char(c) || c == ':'))
+            .map_or(rest.len(), |(i, _)| i);
+        if end > MAX_NAME_BYTES {
+            return Err(self.err("a name too long"));
+        }
+        self.pos += end;
+        Ok(&rest[..end])
+    }
+
+    fn ncname(&mut self) -> Option<&'a str> {
+        let rest = self.rest();
+        let mut chars = rest.char_indices();
+        match chars.next() {
+            Some((_, c)) if is_name_start(c) => {}
+            _ => return None,
+        }
+        let end = chars
+            .find(|&(_, c)| !is_name_char(c))
+            .map_or(rest.len(), |(i, _)| i);
+        self.pos += end;
+        Some(&rest[..end])
+    }
+
+    /// A `QName`: the whole name, its prefix and its local part.
+    fn qname(&mut self) -> Result<(&'a str, Option<&'a str>, &'a str), XmlError> {
+        let start = self.pos;
+        let first = self
+            .ncname()
+            .ok_or_else(|| self.err("an invalid element or attribute name"))?;
+        let (prefix, local) = if self.peek() == Some(b':') {
+            self.pos += 1;
+            let local = self
+                .ncname()
+                .ok_or_else(|| self.err("failed to parse a QName"))?;
+            (Some(first), local)
+        } else {
+            (None, first)
+        };
+        if self.peek() == Some(b':') {
+            return Err(self.err("failed to parse a QName (a second colon)"));
+        }
+        if self.pos - start > MAX_NAME_BYTES {
+            return Err(self.err("a name too long"));
+        }
+        Ok((&self.s[start..self.pos], prefix, local))
+    }
+
+    fn lookup(&self, prefix: &str) -> Option<Rc<str>> {
+        if prefix == "xml" {
+            return Some(Rc::from(ns::XML));
+        }
+        self.bindings
+            .iter()
+            .rev()
+            .find(|(p, _)| &**p == prefix)
+            .and_then(|(_, uri)| uri.clone())
+    }
+
+    fn start_tag(&mut self) -> Result<Event<'a>, XmlError> {
+        self.pos += 1;
+        let (qname, prefix, local) = self.qname()?;
+        let mut raw: Vec<(&'a str, Option<&'a str>, &'a str, Cow<'a, str>)> = Vec::new();
+        let empty = loop {
+            let had_blank = self.blanks();
+            match self.peek() {
+                Some(b'>') => {
+                    self.pos += 1;
+                    break false;
+                }
+                Some(b'/') => {
+                    if !self.eat("/>") {
+                        return Err(self.err("'/>' expected"));
+                    }
+                    break true;
+                }
+                None => return Err(self.err("premature end of data in a start tag")),
+                Some(_) if !had_blank => return Err(self.err("attributes construct error")),
+                Some(_) => {}
+            }
+            let (aq, ap, al) = self.qname()?;
+            self.blanks();
+            if !self.eat("=") {
+                return Err(self.err("'=' expected after an attribute name"));
+            }
+            self.blanks();
+            let value = self.att_value()?;
+            if raw.iter().any(|(q, ..)| *q == aq) {
+                return Err(self.err("an attribute redefined"));
+            }
+            raw.push((aq, ap, al, value));
+        };
+        if self.open.len() >= self.max_depth {
+            return Err(self.err("excessive depth in document"));
+        }
+        let ns_mark = self.bindings.len();
+        for (_, ap, al, value) in &raw {
+            let declared: Option<&str> = match (ap, *al) {
+                (None, "xmlns") => Some(""),
+                (Some("xmlns"), p) => Some(p),
+                _ => None,
+            };
+            let Some(p) = declared else { continue };
+            let v: &str = value;
+            if p == "xmlns" || v == ns::XMLNS {
+                return Err(self.err("the xmlns prefix or namespace cannot be declared"));
+            }
+            if (p == "xml") != (v == ns::XML) {
+                return Err(self.err("the xml prefix and namespace belong together"));
+            }
+            if !v.is_empty() && !super::uri::is_uri_reference(v) {
+                return Err(self.err("a namespace name that is not a valid URI"));
+            }
+            if p.is_empty() {
+                let uri = (!v.is_empty()).then(|| Rc::from(v));
+                self.bindings.push((Rc::from(""), uri));
+            } else if v.is_empty() {
+                return Err(self.err("an empty namespace URI for a prefix"));
+            } else if p != "xml" {
+                self.bindings.push((Rc::from(p), Some(Rc::from(v))));
+            }
+        }
+        let element_ns = match prefix {
+            Some(p) => Some(
+                self.lookup(p)
+                    .ok_or_else(|| self.err("an undeclared namespace prefix on an element"))?,
+            ),
+            None => self.lookup(""),
+        };
+        let mut attrs: Vec<Attr<'a>> = Vec::with_capacity(raw.len());
+        let mut space: Option<i8> = None;
+        for (_, ap, al, value) in raw {
+            let ns =
+                match ap {
+                    None if al == "xmlns" => continue,
+                    Some("xmlns") => continue,
+                    None => None,
+                    Some(p) => Some(self.lookup(p).ok_or_else(|| {
+                        self.err("an undeclared namespace prefix on an attribute")
+                    })?),
+                };
+            if attrs.iter().any(|a| a.local == al && a.ns == ns) {
+                return Err(self.err("a namespaced attribute redefined"));
+            }
+            if ap == Some("xml") && al == "space" {
+                space = match value.as_ref() {
+                    "preserve" => Some(1),
+                    "default" => Some(0),
+                    _ => space,
+                };
+            }
+            attrs.push(Attr {
+                ns,
+                local: al,
+                value,
+            });
+        }
+        let inherited = match self.open.last() {
+            None => -1,
+            Some(parent) if parent.space == -2 => -1,
+            Some(parent) => parent.space,
+        };
+        self.child_node();
+        self.open.push(Open {
+            qname,
+            ns_mark,
+            space: space.unwrap_or(inherited),
+            has_children: false,
+            first_text: false,
+            last_text: false,
+            text_len: 0,
+        });
+        self.pending_end = empty;
+        Ok(Event::Start(Element {
+            ns: element_ns,
+            local,
+            attrs,
+        }))
+    }
+
+    /// The parent gains a non-text child.
+    fn child_node(&mut self) {
+        if let Some(parent) = self.open.last_mut() {
+            parent.has_children = true;
+            parent.last_text = false;
+            parent.text_len = 0;
+        }
+    }
+
+    /// The parent gains text (`blank_path`: delivered through `areBlanks`).
+    fn text_node(&mut self, len: usize, blank_path: bool) -> Result<(), XmlError> {
+        let Some(parent) = self.open.last_mut() else {
+            return Ok(());
+        };
+        if !parent.has_children {
+            parent.first_text = true;
+        }
+        parent.has_children = true;
+        parent.last_text = true;
+        parent.text_len += len;
+        if blank_path && parent.space == -1 {
+            parent.space = -2;
+        }
+        if parent.text_len > MAX_TEXT_BYTES {
+            return Err(XmlError::at(self.pos, "a text node too long"));
+        }
+        Ok(())
+    }
+
+    fn pop(&mut self) {
+        if let Some(o) = self.open.pop() {
+            self.bindings.truncate(o.ns_mark);
+        }
+        if self.open.len() <= self.base && self.base == 0 {
+            self.state = State::Epilog;
+        }
+    }
+
+    /// One step of element content; `None` when blank text was dropped.
+    fn content(&mut self) -> Result<Option<Event<'a>>, XmlError> {
+        let Some(b) = self.peek() else {
+            return if self.base > 0 && self.open.len() == self.base {
+                self.state = State::Done;
+                Ok(Some(Event::Eof))
+            } else {
+                Err(self.err("premature end of data: an element is not closed"))
+            };
+        };
+        match b {
+            b'<' => {
+                let rest = self.rest();
+                if rest.starts_with("</") {
+                    self.end_tag().map(Some)
+                } else if rest.starts_with("<!--") {
+                    self.comment()?;
+                    self.child_node();
+                    Ok(Some(Event::Node))
+                } else if rest.starts_with("<![CDATA[") {
+                    self.pos += 9;
+                    let body = self.rest();
+                    let end = memchr::memmem::find(body.as_bytes(), b"]]>")
+                        .ok_or_else(|| self.err("an unclosed CDATA section"))?;
+                    let text = &body[..end];
+                    self.check_chars(text)?;
+                    self.pos += end + 3;
+                    let text = normalize(text);
+                    self.text_node(text.len(), false)?;
+                    Ok(Some(Event::Text(text)))
+                } else if rest.starts_with("<?") {
+                    self.pi()?;
+                    self.child_node();
+                    Ok(Some(Event::Node))
+                } else if rest.starts_with("<!") {
+                    Err(self.err("markup that is not allowed in content"))
+                } else {
+                    self.start_tag().map(Some)
+                }
+            }
+            b'&' => self.reference().map(Some),
+            _ => self.char_data(),
+        }
+    }
+
+    fn end_tag(&mut self) -> Result<Event<'a>, XmlError> {
+        self.pos += 2;
+        let (qname, ..) = self.qname()?;
+        self.blanks();
+        if !self.eat(">") {
+            return Err(self.err("'>' expected to end an end tag"));
+        }
+        match self.open.last() {
+            Some(top) if self.open.len() > self.base && top.qname == qname => {
+                self.pop();
+                Ok(Event::End)
+            }
+            _ => Err(self.err("opening and ending tag mismatch")),
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! Content text: character data through libxml2's `areBlanks` heuristic,
+//! references (character, predefined, declared entities checked once and
+//! left as nodes).
+
+use super::super::chars::is_blank;
+use super::super::dtd::{ALLOWED_EXPANSION, MAX_AMPLIFICATION, REFERENCE_COST};
+use super::super::{char_ref, XmlError};
+use super::attrs::predefined;
+use super::{Event, Open, Reader, State};
+use std::borrow::Cow;
+use std::rc::Rc;
+
+impl<'a> Reader<'a> {
+    pub(super) fn reference(&mut self) -> Result<Event<'a>, XmlError> {
+        self.pos += 1;
+        if self.eat("#") {
+            let rest = self.rest();
+            let end = rest
+                .find(';')
+                .ok_or_else(|| self.err("a character reference without ';'"))?;
+            let c =
+                char_ref(&rest[..end]).ok_or_else(|| self.err("an invalid character reference"))?;
+            self.pos += end + 1;
+            self.text_node(c.len_utf8(), false)?;
+            return Ok(Event::Text(Cow::Owned(c.to_string())));
+        }
+        let name = self.name()?;
+        if !self.eat(";") {
+            return Err(self.err("an entity reference without ';'"));
+        }
+        if let Some(c) = predefined(name) {
+            self.text_node(c.len_utf8(), false)?;
+            return Ok(Event::Text(Cow::Owned(c.to_string())));
+        }
+        let dtd = Rc::clone(&self.dtd);
+        match dtd.entities.get(name) {
+            Some(entity) if entity.unparsed => {
+                return Err(self.err("a reference to an unparsed entity"));
+            }
+            Some(entity) => {
+                if let Some(value) = entity.value.as_deref() {
+                    if !entity.checked.get() {
+                        self.check_entity(name, value)?;
+                        entity.checked.set(true);
+                    }
+                    let cost = entity.size.get().saturating_add(REFERENCE_COST);
+                    self.expanded = self.expanded.saturating_add(cost);
+                    let total = dtd.expanded.get().saturating_add(cost);
+                    dtd.expanded.set(total);
+                    if total > ALLOWED_EXPANSION && total / MAX_AMPLIFICATION > self.pos as u64 {
+                        return Err(self.err("maximum entity amplification factor exceeded"));
+                    }
+                }
+            }
+            None if dtd.lenient => {}
+            None => return Err(self.err("an undeclared entity")),
+        }
+        self.child_node();
+        Ok(Event::Node)
+    }
+
+    /// libxml2 parses an entity's replacement text once, as content, when
+    /// it is first referenced: it must be well-formed on its own.
+    fn check_entity(&mut self, name: &str, value: &str) -> Result<(), XmlError> {
+        let dtd = Rc::clone(&self.dtd);
+        if dtd.open.borrow().iter().any(|n| n == name) {
+            return Err(self.err("detected an entity reference loop"));
+        }
+        dtd.open.borrow_mut().push(name.to_string());
+        let mut sub = Reader {
+            s: value,
+            pos: 0,
+            state: State::Content,
+            open: Vec::new(),
+            bindings: self.bindings.clone(),
+            dtd: Rc::clone(&dtd),
+            max_depth: self.max_depth,
+            pending_end: false,
+            base: self.open.len().max(1),
+            expanded: 0,
+        };
+        for _ in 0..sub.base {
+            sub.open.push(Open {
+                qname: "",
+                ns_mark: sub.bindings.len(),
+                space: -1,
+                has_children: false,
+                first_text: false,
+                last_text: false,
+                text_len: 0,
+            });
+        }
+        let result = loop {
+            match sub.next() {
+                Ok(Event::Eof) => break Ok(()),
+                Ok(_) => {}
+                Err(e) => {
+                    break Err(XmlError::at(
+                        self.pos,
+                        &format!("in entity '{name}': {}", e.what),
+                    ))
+                }
+            }
+        };
+        dtd.open.borrow_mut().pop();
+        if let Some(entity) = dtd.entities.get(name) {
+            entity
+                .size
+                .set((value.len() as u64).saturating_add(sub.expanded));
+        }
+        result
+    }
+
+    /// A run of character data up to the next `<` or `&`.
+    pub(super) fn char_data(&mut self) -> Result<Option<Event<'a>>, XmlError> {
+        let start = self.pos;
+        let rest = self.rest();
+        let len = memchr::memchr2(b'<', b'&', rest.as_bytes()).unwrap_or(rest.len());
+        let seg = &rest[..len];
+        self.check_chars(seg)?;
+        if memchr::memmem::find(seg.as_bytes(), b"]]>").is_some() {
+            return Err(self.err("the sequence ']]>' is not allowed in content"));
+        }
+        self.pos = start + len;
+        let bytes = self.s.as_bytes();
+        let raw_end = bytes.get(self.pos).copied().unwrap_or(0);
+        let nxt = bytes.get(self.pos + 1).copied().unwrap_or(0);
+        let removable = self.open.last().is_some_and(|top| {
+            top.space != 1
+                && top.space != -2
+                && (!top.has_children || (!top.last_text && !top.first_text))
+        });
+        let no_children = self.open.last().is_some_and(|top| !top.has_children);
+        let drops = |raw: u8, at_end: bool| {
+            removable
+                && (raw == b'<' || raw == b'\r')
+                && !(no_children && at_end && raw == b'<' && nxt == b'/')
+        };
+        let (kept, blank_path) = first_kept(seg.as_bytes(), raw_end, drops);
+        let Some(k) = kept else {
+            return Ok(None);
+        };
+        let text = normalize(&seg[k..]);
+        self.text_node(text.len(), blank_path)?;
+        Ok(Some(Event::Text(text)))
+    }
+}
+
+fn fast_ok(b: u8) -> bool {
+    (0x20..=0x7F).contains(&b) || b == b'\t' || b == b'\n'
+}
+
+/// Line ends as XML normalises them: `\r\n` and a lone `\r` become `\n`.
+pub(super) fn normalize(text: &str) -> Cow<'_, str> {
+    if !text.contains('\r') {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+}
+
+/// How libxml2's `xmlParseCharData` delivers a run in chunks, each blank
+/// chunk passing `areBlanks`: the byte offset from which text is kept (a
+/// kept chunk gives the element a text child, so everything after it is
+/// kept too) and whether a kept chunk went through `areBlanks` (which
+/// marks the element as holding text for later runs).
+fn first_kept(seg: &[u8], raw_end: u8, drops: impl Fn(u8, bool) -> bool) -> (Option<usize>, bool) {
+    let n = seg.len();
+    let mut kept: Option<usize> = None;
+    let mut blank_path = false;
+    let mut cur = 0;
+    let mut i = 0;
+    // The fast path: ASCII, chunks ending at each `\r\n`.
+    loop {
+        let mut j = i;
+        while j < n && fast_ok(seg[j]) {
+            j += 1;
+        }
+        let chunk = &seg[cur..j];
+        if let Some(&first) = chunk.first() {
+            let next = if j < n { seg[j] } else { raw_end };
+            if is_blank(first) {
+                let all_blank = chunk.iter().all(|&b| is_blank(b));
+                if !(kept.is_none() && all_blank && drops(next, j == n)) {
+                    kept.get_or_insert(cur);
+                    blank_path = true;
+                }
+            } else {
+                kept.get_or_insert(cur);
+            }
+        }
+        if j >= n {
+            return (kept, blank_path);
+        }
+        cur = j;
+        if seg[j] == b'\r' && seg.get(j + 1) == Some(&b'\n') {
+            cur = j + 1;
+            i = j + 2;
+            if i >= n || fast_ok(seg[i]) {
+                if i >= n && raw_end == 0 {
+                    break;
+                }
+                continue;
+            }
+        }
+        break;
+    }
+    // The complex path: chunks of 300 characters, line ends normalised.
+    let mut k = cur;
+    while k < n {
+        let chunk_start = k;
+        let mut count = 0;
+        let mut all_blank = true;
+        while k < n && count < 300 {
+            let b = seg[k];
+            let width = if b == b'\r' && seg.get(k + 1) == Some(&b'\n') {
+                2
+            } else if b < 0x80 {
+                1
+            } else {
+                utf8_width(b)
+            };
+            all_blank &= is_blank(b);
+            k += width;
+            count += 1;
+        }
+        let next = if k < n { seg[k] } else { raw_end };
+        if !(kept.is_none() && all_blank && drops(next, k >= n)) {
+            kept.get_or_insert(chunk_start);
+            blank_path = true;
+        }
+    }
+    (kept, blank_path)
+}
+
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        _ => 2,
+    }
+}
