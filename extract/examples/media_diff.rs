@@ -10,6 +10,15 @@ fn main() {
         eprintln!("usage: media_diff CASES.jsonl");
         std::process::exit(2);
     };
+    if !path.ends_with(".jsonl") {
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let name = std::path::Path::new(&path)
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let up = ctxguard_extract::upload(&bytes, &name, &ctxguard_extract::Options::default());
+        println!("{}", up.to_json(true));
+        return;
+    }
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {

@@ -7,8 +7,6 @@
 //! at the declared size and its CRC checked), every inflation charged to one
 //! budget.
 
-use std::io::Read;
-
 /// Why the archive or one of its members could not be read, classed as the
 /// reference's callers tell them apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
