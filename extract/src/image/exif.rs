@@ -17,23 +17,27 @@ fn unit_size(typ: u16) -> Option<u64> {
 }
 
 /// One kept tag: its type and raw value bytes.
-struct Tag {
-    id: u16,
-    typ: u16,
-    data: Vec<u8>,
+pub(crate) struct Tag {
+    /// The tag number.
+    pub(crate) id: u16,
+    /// The TIFF type.
+    pub(crate) typ: u16,
+    /// The value's bytes.
+    pub(crate) data: Vec<u8>,
 }
 
 /// A TIFF header's byte order and layout.
 #[derive(Clone, Copy)]
-struct Head {
-    big_endian: bool,
+pub(crate) struct Head {
+    /// `MM` byte order.
+    pub(crate) big_endian: bool,
     bigtiff: bool,
 }
 
 impl Head {
     /// `ImageFileDirectory_v2(ifh)`: the header must be one of Pillow's
     /// prefixes (its BigTIFF test reads the third byte, so only `II+` is big).
-    fn parse(ifh: &[u8]) -> Option<(Head, u64)> {
+    pub(crate) fn parse(ifh: &[u8]) -> Option<(Head, u64)> {
         const PREFIXES: [&[u8]; 6] = [
             b"MM\x00\x2a",
             b"II\x2a\x00",
@@ -56,7 +60,7 @@ impl Head {
         Some((head, next))
     }
 
-    fn u16(self, b: &[u8]) -> u16 {
+    pub(crate) fn u16(self, b: &[u8]) -> u16 {
         let a = [b[0], b[1]];
         if self.big_endian {
             u16::from_be_bytes(a)
@@ -65,7 +69,7 @@ impl Head {
         }
     }
 
-    fn u32(self, b: &[u8]) -> u32 {
+    pub(crate) fn u32(self, b: &[u8]) -> u32 {
         let a = [b[0], b[1], b[2], b[3]];
         if self.big_endian {
             u32::from_be_bytes(a)
@@ -86,7 +90,7 @@ impl Head {
 }
 
 /// `ImageFileDirectory_v2.load` at `offset`: the tags kept before any short read.
-fn load_ifd(data: &[u8], head: Head, offset: u64) -> Vec<Tag> {
+pub(crate) fn load_ifd(data: &[u8], head: Head, offset: u64) -> Vec<Tag> {
     let mut tags: Vec<Tag> = Vec::new();
     let Ok(mut pos) = usize::try_from(offset) else {
         return tags;

@@ -12,6 +12,7 @@
 
 mod cursor;
 mod exif;
+mod jpeg;
 mod png;
 mod prepare;
 
@@ -58,7 +59,7 @@ pub(crate) fn bomb_check(width: u32, height: u32, limits: &Limits) -> Result<(),
 type Plugin = fn(&[u8], &Limits) -> Result<Option<Opened>, String>;
 
 /// The plugins in the order `Image.open` tries them.
-const PLUGINS: [Plugin; 1] = [png::read];
+const PLUGINS: [Plugin; 2] = [jpeg::read, png::read];
 
 /// `Image.open` then `img.load()`: the opened image or Pillow's refusal.
 pub(crate) fn open(bytes: &[u8], limits: &Limits) -> Result<Opened, String> {
