@@ -10,11 +10,14 @@
 //! The prepared image is then decided by the extension's MIME type, as the
 //! reference decides it, and made with the `image` crate.
 
+mod bmp;
 mod cursor;
 mod exif;
+mod gif;
 mod jpeg;
 mod png;
 mod prepare;
+mod webp;
 
 use crate::error::{DocumentError, Subject};
 use crate::limits::Limits;
@@ -59,7 +62,7 @@ pub(crate) fn bomb_check(width: u32, height: u32, limits: &Limits) -> Result<(),
 type Plugin = fn(&[u8], &Limits) -> Result<Option<Opened>, String>;
 
 /// The plugins in the order `Image.open` tries them.
-const PLUGINS: [Plugin; 2] = [jpeg::read, png::read];
+const PLUGINS: [Plugin; 5] = [bmp::read, gif::read, jpeg::read, png::read, webp::read];
 
 /// `Image.open` then `img.load()`: the opened image or Pillow's refusal.
 pub(crate) fn open(bytes: &[u8], limits: &Limits) -> Result<Opened, String> {
