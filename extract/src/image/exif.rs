@@ -31,13 +31,22 @@ pub(crate) struct Tag {
 pub(crate) struct Head {
     /// `MM` byte order.
     pub(crate) big_endian: bool,
-    bigtiff: bool,
+    /// Whether offsets and counts are 8 bytes.
+    pub(crate) bigtiff: bool,
 }
 
 impl Head {
     /// `ImageFileDirectory_v2(ifh)`: the header must be one of Pillow's
     /// prefixes (its BigTIFF test reads the third byte, so only `II+` is big).
     pub(crate) fn parse(ifh: &[u8]) -> Option<(Head, u64)> {
+        match Head::parse_any(ifh) {
+            Some((head, next)) if !head.bigtiff => Some((head, next)),
+            _ => None,
+        }
+    }
+
+    /// A TIFF file's header: 8 bytes, or 16 when the third byte says BigTIFF.
+    pub(crate) fn parse_any(ifh: &[u8]) -> Option<(Head, u64)> {
         const PREFIXES: [&[u8]; 6] = [
             b"MM\x00\x2a",
             b"II\x2a\x00",
@@ -53,10 +62,11 @@ impl Head {
             big_endian: ifh.starts_with(b"MM"),
             bigtiff: ifh.get(2) == Some(&43),
         };
-        if head.bigtiff || ifh.len() != 8 {
-            return None;
-        }
-        let next = u64::from(head.u32(&ifh[4..8]));
+        let next = if head.bigtiff {
+            head.u64(ifh.get(8..16)?)
+        } else {
+            u64::from(head.u32(ifh.get(4..8)?))
+        };
         Some((head, next))
     }
 
@@ -78,7 +88,7 @@ impl Head {
         }
     }
 
-    fn u64(self, b: &[u8]) -> u64 {
+    pub(crate) fn u64(self, b: &[u8]) -> u64 {
         let mut a = [0u8; 8];
         a.copy_from_slice(&b[..8]);
         if self.big_endian {

@@ -17,6 +17,7 @@ mod gif;
 mod jpeg;
 mod png;
 mod prepare;
+mod tiff;
 mod webp;
 
 use crate::error::{DocumentError, Subject};
@@ -62,7 +63,14 @@ pub(crate) fn bomb_check(width: u32, height: u32, limits: &Limits) -> Result<(),
 type Plugin = fn(&[u8], &Limits) -> Result<Option<Opened>, String>;
 
 /// The plugins in the order `Image.open` tries them.
-const PLUGINS: [Plugin; 5] = [bmp::read, gif::read, jpeg::read, png::read, webp::read];
+const PLUGINS: [Plugin; 6] = [
+    bmp::read,
+    gif::read,
+    jpeg::read,
+    png::read,
+    tiff::read,
+    webp::read,
+];
 
 /// `Image.open` then `img.load()`: the opened image or Pillow's refusal.
 pub(crate) fn open(bytes: &[u8], limits: &Limits) -> Result<Opened, String> {
