@@ -188,6 +188,9 @@ fn bitmap(fp: &mut Cursor, header: usize, offset: u32) -> Result<Bitmap, Raise> 
         if grey {
             mode = if n == 2 { "1" } else { "L" };
             raw_bits = if n == 2 { 1 } else { 8 };
+        } else if palette.len() / padding as usize > 256 {
+            // `putpalette` at load time: more than 256 entries is "invalid palette size".
+            return Err(Raise::Other("invalid palette size".into()));
         }
     }
     let stride = ((u64::from(width) * u64::from(bits) + 31) >> 3) & !3;
@@ -331,5 +334,6 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Option<Opened>, Stri
         height: b.height,
         has_exif: false,
         n_frames: 1,
+        reload_fails: false,
     }))
 }

@@ -308,6 +308,7 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Option<Opened>, Stri
         height,
         has_exif: false,
         n_frames,
+        reload_fails: false,
     }))
 }
 

@@ -279,6 +279,7 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Option<Opened>, Stri
         height,
         has_exif,
         n_frames: 1,
+        reload_fails: false,
     }))
 }
 

@@ -39,8 +39,12 @@ pub(crate) struct Opened {
     pub(crate) height: u32,
     /// Whether the EXIF note is written.
     pub(crate) has_exif: bool,
-    /// Frames in the file (1 for still images).
+    /// Frames in the file (1 for still images; 0 when counting them raises).
     pub(crate) n_frames: u64,
+    /// Whether a fresh `load()` raises (a PNG decoder error that the parse
+    /// survived because `_getexif` had loaded first): the prepare step then
+    /// keeps the upload.
+    pub(crate) reload_fails: bool,
 }
 
 /// `Image.MAX_IMAGE_PIXELS`: past twice this Pillow refuses to open an image.

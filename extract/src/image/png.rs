@@ -536,17 +536,28 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Option<Opened>, Stri
     let Some((start, first_len)) = tile else {
         return Err("cannot load this image: no image data".into());
     };
-    load(bytes, &mut st, start, first_len, bits, n_frames > 1)?;
-    let has_exif = match &st.exif {
-        Some(Exif::Bytes(b)) => exif::merged_dict_is_truthy(b, st.xmp_for_orientation().as_deref()),
-        Some(Exif::Text) => false,
-        None => match &st.raw_profile_exif {
-            Some(text) => raw_profile(text).is_some_and(|b| {
-                exif::merged_dict_is_truthy(&b, st.xmp_for_orientation().as_deref())
-            }),
-            None => false,
-        },
-    };
+    // `_getexif` loads first (errors swallowed) unless `exif` is already known;
+    // an error raised after the tiles were cleared then does not recur.
+    let exif_before_load = st.exif.is_some();
+    let deferred = load(bytes, &mut st, start, first_len, bits, n_frames > 1)?;
+    if let Some(e) = &deferred {
+        if exif_before_load {
+            return Err(e.clone());
+        }
+    }
+    let has_exif = deferred.is_none()
+        && match &st.exif {
+            Some(Exif::Bytes(b)) => {
+                exif::merged_dict_is_truthy(b, st.xmp_for_orientation().as_deref())
+            }
+            Some(Exif::Text) => false,
+            None => match &st.raw_profile_exif {
+                Some(text) => raw_profile(text).is_some_and(|b| {
+                    exif::merged_dict_is_truthy(&b, st.xmp_for_orientation().as_deref())
+                }),
+                None => false,
+            },
+        };
     Ok(Some(Opened {
         format: "PNG",
         mode,
@@ -554,6 +565,7 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Option<Opened>, Stri
         height,
         has_exif,
         n_frames: u64::from(n_frames),
+        reload_fails: deferred.is_some(),
     }))
 }
 
@@ -590,7 +602,9 @@ fn raw_profile(text: &str) -> Option<Vec<u8>> {
 
 /// `ImageFile.load` with PNG's `load_read` and `load_end`: inflates the
 /// image data across IDAT (and fdAT) chunks until every row is decoded,
-/// then reads the chunks after it.
+/// then reads the chunks after it. `Err` is raised inside the tile loop
+/// (the tiles stay, so a second `load()` raises again); `Ok(Some(_))` is
+/// raised after the tiles were cleared (a second `load()` succeeds).
 fn load(
     bytes: &[u8],
     st: &mut Stream,
@@ -598,7 +612,7 @@ fn load(
     first_len: u32,
     bits: u32,
     animated: bool,
-) -> Result<(), String> {
+) -> Result<Option<String>, String> {
     let truncated = || "image file is truncated".to_string();
     let (x0, y0, x1, y1) = st.bbox.unwrap_or((0, 0, st.size.0, st.size.1));
     let (xsize, ysize) = (u64::from(x1 - x0), u64::from(y1 - y0));
@@ -611,7 +625,9 @@ fn load(
     let mut idat = u64::from(first_len);
     let mut z = flate2::Decompress::new(true);
     let mut scratch = vec![0u8; 1 << 16];
-    while !rows.done {
+    // A decoder error is raised only after the tiles are cleared and `load_end` ran.
+    let mut decoder_error: Option<String> = None;
+    'decode: while !rows.done {
         while idat == 0 {
             fp.read(4);
             let (cid, length) = match chunk_header(&mut fp) {
@@ -648,13 +664,21 @@ fn load(
             }
             let before_in = z.total_in();
             let before_out = z.total_out();
-            let status = z
-                .decompress(input, &mut scratch, flate2::FlushDecompress::None)
-                .map_err(|e| format!("broken data stream when reading image file: {e}"))?;
+            let status = match z.decompress(input, &mut scratch, flate2::FlushDecompress::None) {
+                Ok(s) => s,
+                Err(e) => {
+                    decoder_error =
+                        Some(format!("broken data stream when reading image file: {e}"));
+                    break 'decode;
+                }
+            };
             let used = (z.total_in() - before_in) as usize;
             let made = (z.total_out() - before_out) as usize;
             input = &input[used..];
-            rows.feed(&scratch[..made])?;
+            if let Err(e) = rows.feed(&scratch[..made]) {
+                decoder_error = Some(e);
+                break 'decode;
+            }
             if status == flate2::Status::StreamEnd {
                 if rows.filled == 0 && rows.rows > 0 {
                     rows.done = true;
@@ -673,16 +697,23 @@ fn load(
     }
     // `load_end`: skip what is left of this chunk, then read the rest.
     fp.skip(usize::try_from(idat).unwrap_or(usize::MAX));
+    let end = load_end(&mut fp, st, animated);
+    Ok(end.err().or(decoder_error))
+}
+
+/// `PngImageFile.load_end`: the chunks after the image data, without CRCs.
+fn load_end(fp: &mut Cursor, st: &mut Stream, animated: bool) -> Result<(), String> {
+    let truncated = || "image file is truncated".to_string();
     loop {
         fp.read(4);
-        let (cid, length) = match chunk_header(&mut fp) {
+        let (cid, length) = match chunk_header(fp) {
             Ok(Some(h)) => h,
             Ok(None) | Err(_) => break,
         };
         if cid == b"IEND" || (cid == b"fcTL" && animated) {
             break;
         }
-        match st.call(&mut fp, cid, length) {
+        match st.call(fp, cid, length) {
             Ok(Handled::Data(_)) => {}
             Ok(Handled::Eof) => {
                 let n = if cid == b"fdAT" { length - 4 } else { length };

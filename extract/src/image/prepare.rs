@@ -105,8 +105,17 @@ pub(crate) fn prepare(bytes: &[u8], opened: &Opened, mime: &str, limits: &Limits
     if !needs_resize && !needs_convert {
         return unchanged();
     }
-    if output == Output::Gif && opened.n_frames > 1 {
-        output = Output::Png;
+    if output == Output::Gif {
+        if opened.n_frames == 0 {
+            // Counting the frames raised: the exception is caught, the upload kept.
+            return unchanged();
+        }
+        if opened.n_frames > 1 {
+            output = Output::Png;
+        }
+    }
+    if opened.reload_fails {
+        return unchanged();
     }
     if !output.takes(opened.mode) {
         return unchanged();

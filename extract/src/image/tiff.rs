@@ -357,7 +357,7 @@ fn setup(bytes: &[u8], ifd: &Ifd) -> Result<Setup, Raise> {
     if raw {
         raw_tiles(bytes, ifd, tile_size, &bps, planar)?;
     } else {
-        compressed_data(bytes, ifd)?;
+        compressed_data(bytes, ifd, compression)?;
     }
     if matches!(mode, "P" | "PA") && !ifd.has(320) {
         return other("a palette image without a colour map");
@@ -456,7 +456,10 @@ fn raw_tiles(
 }
 
 /// Compressed strips or tiles: libtiff refuses one whose bytes run past the file.
-fn compressed_data(bytes: &[u8], ifd: &Ifd) -> Result<(), Raise> {
+fn compressed_data(bytes: &[u8], ifd: &Ifd, compression: i128) -> Result<(), Raise> {
+    if compression == 50001 {
+        return other("decoder error: the reference's libtiff has no WebP codec");
+    }
     let (offsets, counts) = if ifd.has(324) { (324, 325) } else { (273, 279) };
     let (Some(Ok(offsets)), Some(Ok(counts))) = (ifd.tuple(offsets), ifd.tuple(counts)) else {
         return Ok(());
@@ -529,5 +532,6 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Option<Opened>, Stri
         height: s.size.1,
         has_exif: false,
         n_frames: count_frames(bytes, head, first),
+        reload_fails: false,
     }))
 }

@@ -134,5 +134,6 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Option<Opened>, Stri
         height,
         has_exif,
         n_frames: frames,
+        reload_fails: false,
     }))
 }
