@@ -289,7 +289,7 @@ impl<'a> ZipDir<'a> {
         let mut pos = 0usize;
         let mut total: u64 = 0;
         let mut entries = Vec::new();
-        let mut take = |pos: &mut usize, n: usize| -> &'a [u8] {
+        let take = |pos: &mut usize, n: usize| -> &'a [u8] {
             let start = (*pos).min(data.len());
             let end = start.saturating_add(n).min(data.len());
             *pos = end;

@@ -1,0 +1,231 @@
+//! XMind mind maps as shared/utils/xmind_parser.py turns them into Markdown:
+//! `content.json` (XMind Zen and later) or else `content.xml` (XMind 8) from
+//! the zip, sheets as `# title` sections, topics as an indented list with
+//! their notes and labels. Refusals keep the reference's two prefixes: what
+//! `parse_xmind_to_markdown` raises as `XMindParseError` reads `Failed to
+//! parse XMind file: …`; anything else (a name or `content.json` that is not
+//! UTF-8, a damaged member, a nesting past Python's recursion limit) escapes
+//! to `Failed to parse document: …`.
+
+mod entities;
+mod html;
+mod json;
+mod xml;
+
+use crate::archive::zipfile::{ZipDir, ZipError};
+use crate::error::{DocumentError, Subject};
+use crate::limits::Limits;
+use json::Py;
+
+/// Why the mind map could not be read, by the prefix the reference gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// An `XMindParseError`: `Invalid XMind content: …` and the like.
+    Content(String),
+    /// An `XMindParseError` with its whole reason.
+    XMind(String),
+    /// Any other exception: `Failed to parse document: …`.
+    Document(String),
+}
+
+/// `_clean_text` of a string: whitespace runs (Python's `str.split()`) to one space.
+pub(crate) fn clean_text(s: &str) -> String {
+    let s = s.replace('\r', "\n");
+    let mut out = String::with_capacity(s.len());
+    for word in s
+        .split(ctxguard_core::pyjson::is_space)
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// `_clean_text(value)` of a JSON value (`None` is empty, others are `str()`ed).
+fn clean_value(v: Option<&Py>) -> String {
+    match v {
+        None | Some(Py::None) => String::new(),
+        Some(v) => clean_text(&v.to_py_str()),
+    }
+}
+
+/// `_extract_json_note`.
+fn json_note(notes: Option<&Py>) -> Result<String, Failure> {
+    let Some(notes @ Py::Dict(_)) = notes else {
+        return Ok(String::new());
+    };
+    match notes.get("plain") {
+        Some(plain @ Py::Dict(_)) => {
+            let n = clean_value(plain.get("content"));
+            if !n.is_empty() {
+                return Ok(n);
+            }
+        }
+        Some(Py::Str(s)) => {
+            let n = clean_text(s);
+            if !n.is_empty() {
+                return Ok(n);
+            }
+        }
+        _ => {}
+    }
+    match notes.get("html") {
+        Some(h @ Py::Dict(_)) => {
+            let content = match h.get("content") {
+                Some(c) if c.truthy() => c.to_py_str(),
+                _ => String::new(),
+            };
+            html::text(&content)
+        }
+        Some(Py::Str(s)) => html::text(s),
+        _ => Ok(String::new()),
+    }
+}
+
+/// `_iter_json_child_topics`.
+fn json_children(children: Option<&Py>) -> Vec<&Py> {
+    let mut out = Vec::new();
+    let Some(Py::Dict(groups)) = children else {
+        return out;
+    };
+    for (_, group) in groups {
+        match group {
+            Py::List(items) => out.extend(items.iter().filter(|c| matches!(c, Py::Dict(_)))),
+            Py::Dict(values) => {
+                for (_, value) in values {
+                    match value {
+                        Py::List(items) => {
+                            out.extend(items.iter().filter(|c| matches!(c, Py::Dict(_))))
+                        }
+                        Py::Dict(_) => out.push(value),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `_render_json_topic`, iteratively (the JSON nesting limit bounds the depth).
+fn render_json_topic(root: &Py, lines: &mut Vec<String>) -> Result<(), Failure> {
+    let mut stack: Vec<(&Py, usize)> = vec![(root, 0)];
+    while let Some((topic, depth)) = stack.pop() {
+        let title = clean_value(topic.get("title"));
+        let title = if title.is_empty() {
+            "Untitled topic".to_string()
+        } else {
+            title
+        };
+        let indent = "  ".repeat(depth);
+        lines.push(format!("{indent}- {title}"));
+        let note = json_note(topic.get("notes"))?;
+        if !note.is_empty() {
+            lines.push(format!("{indent}  Note: {note}"));
+        }
+        if let Some(Py::List(labels)) = topic.get("labels") {
+            let labels: Vec<String> = labels
+                .iter()
+                .map(|l| clean_value(Some(l)))
+                .filter(|l| !l.is_empty())
+                .collect();
+            if !labels.is_empty() {
+                lines.push(format!("{indent}  Labels: {}", labels.join(", ")));
+            }
+        }
+        for child in json_children(topic.get("children")).into_iter().rev() {
+            stack.push((child, depth + 1));
+        }
+    }
+    Ok(())
+}
+
+/// `_parse_content_json`.
+fn json_markdown(raw: &[u8]) -> Result<String, Failure> {
+    let raw = raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(raw);
+    let text = std::str::from_utf8(raw)
+        .map_err(|e| Failure::Document(format!("content.json is not UTF-8: {e}")))?;
+    let payload = json::loads(text)?;
+    let sheets: Vec<&Py> = match &payload {
+        Py::List(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    let mut sections = Vec::new();
+    for (index, sheet) in sheets.into_iter().enumerate() {
+        if !matches!(sheet, Py::Dict(_)) {
+            continue;
+        }
+        let title = clean_value(sheet.get("title"));
+        let title = if title.is_empty() {
+            format!("Sheet {}", index + 1)
+        } else {
+            title
+        };
+        let mut lines = vec![format!("# {title}")];
+        if let Some(root @ Py::Dict(_)) = sheet.get("rootTopic") {
+            render_json_topic(root, &mut lines)?;
+        }
+        let section = lines.join("\n");
+        let section = ctxguard_core::pyjson::strip(&section);
+        if !section.is_empty() {
+            sections.push(section.to_string());
+        }
+    }
+    Ok(sections.join("\n\n"))
+}
+
+/// A zip failure as `parse_xmind_to_markdown` sees it.
+fn zip_failure(e: ZipError) -> Failure {
+    match e {
+        ZipError::BadZip(_) => Failure::XMind("Invalid XMind archive".into()),
+        ZipError::Other(why) => Failure::Document(why),
+        ZipError::TooLarge(limit) => Failure::XMind(format!(
+            "too large to preview: its content inflates past {limit} bytes"
+        )),
+    }
+}
+
+/// `parse_xmind_to_markdown`.
+fn parse(bytes: &[u8], limits: &Limits) -> Result<String, Failure> {
+    let zip = ZipDir::open(bytes).map_err(zip_failure)?;
+    let markdown = if zip.contains("content.json") {
+        json_markdown(
+            &zip.read("content.json", limits.max_inflated_bytes)
+                .map_err(zip_failure)?,
+        )?
+    } else if zip.contains("content.xml") {
+        let raw = zip
+            .read("content.xml", limits.max_inflated_bytes)
+            .map_err(zip_failure)?;
+        xml::markdown(
+            &raw,
+            u32::try_from(limits.max_inflated_bytes).unwrap_or(u32::MAX),
+        )?
+    } else {
+        return Err(Failure::XMind(
+            "XMind archive does not contain content.json or content.xml".into(),
+        ));
+    };
+    let markdown = ctxguard_core::pyjson::strip(&markdown);
+    if markdown.is_empty() {
+        return Err(Failure::XMind(
+            "XMind archive contains no readable topics".into(),
+        ));
+    }
+    Ok(markdown.to_string())
+}
+
+/// The mind map as Markdown (before truncation, which the caller applies).
+pub(crate) fn markdown(bytes: &[u8], limits: &Limits) -> Result<String, DocumentError> {
+    parse(bytes, limits).map_err(|f| match f {
+        Failure::Content(why) => {
+            DocumentError::failed(Subject::XMind, format!("Invalid XMind content: {why}"))
+        }
+        Failure::XMind(why) => DocumentError::failed(Subject::XMind, why),
+        Failure::Document(why) => DocumentError::failed(Subject::Document, why),
+    })
+}
