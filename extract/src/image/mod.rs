@@ -125,3 +125,151 @@ pub(crate) fn parse(
     extracted.image = Some(prepared);
     Ok(extracted)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encode(img: image::DynamicImage, format: image::ImageFormat) -> Vec<u8> {
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, format).expect("encodes in memory");
+        out.into_inner()
+    }
+
+    fn opened(bytes: &[u8]) -> Result<Opened, String> {
+        open(bytes, &Limits::default())
+    }
+
+    #[test]
+    fn each_plugin_names_its_format_and_mode() {
+        let rgb = image::DynamicImage::new_rgb8(5, 3);
+        let grey = image::DynamicImage::new_luma8(5, 3);
+        let rgba = image::DynamicImage::new_rgba8(5, 3);
+        for (bytes, format, mode) in [
+            (encode(rgb.clone(), image::ImageFormat::Png), "PNG", "RGB"),
+            (encode(grey.clone(), image::ImageFormat::Png), "PNG", "L"),
+            (encode(rgba.clone(), image::ImageFormat::Png), "PNG", "RGBA"),
+            (encode(rgb.clone(), image::ImageFormat::Jpeg), "JPEG", "RGB"),
+            (encode(grey.clone(), image::ImageFormat::Jpeg), "JPEG", "L"),
+            (encode(rgb.clone(), image::ImageFormat::Bmp), "BMP", "RGB"),
+            (
+                encode(rgba.clone(), image::ImageFormat::WebP),
+                "WEBP",
+                "RGBA",
+            ),
+        ] {
+            let o = opened(&bytes).unwrap_or_else(|e| panic!("{format}: {e}"));
+            assert_eq!((o.format, o.mode, o.width, o.height), (format, mode, 5, 3));
+        }
+        let gif = encode(rgb, image::ImageFormat::Gif);
+        let o = opened(&gif).expect("a GIF");
+        assert_eq!((o.format, o.width, o.height, o.n_frames), ("GIF", 5, 3, 1));
+    }
+
+    #[test]
+    fn truncated_and_unknown_files_are_refused() {
+        let png = encode(
+            image::DynamicImage::new_rgb8(40, 40),
+            image::ImageFormat::Png,
+        );
+        assert!(opened(&png[..png.len() / 2]).is_err());
+        let jpeg = encode(
+            image::DynamicImage::new_rgb8(64, 64),
+            image::ImageFormat::Jpeg,
+        );
+        assert!(opened(&jpeg[..jpeg.len() / 2]).is_err());
+        let err = parse(
+            b"<svg xmlns='http://www.w3.org/2000/svg'/>",
+            ".png",
+            &Limits::default(),
+        )
+        .expect_err("not an image");
+        assert_eq!(err.fixed_part(), "Failed to parse image: ");
+    }
+
+    #[test]
+    fn bombs_are_refused_before_any_pixel_is_allocated() {
+        // A PNG claiming 100 000 × 100 000 pixels with a few bytes of data.
+        let chunk = |kind: &[u8], data: &[u8]| {
+            let mut c = (data.len() as u32).to_be_bytes().to_vec();
+            c.extend_from_slice(kind);
+            c.extend_from_slice(data);
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(kind);
+            crc.update(data);
+            c.extend_from_slice(&crc.finalize().to_be_bytes());
+            c
+        };
+        let ihdr = [
+            &100_000u32.to_be_bytes()[..],
+            &100_000u32.to_be_bytes()[..],
+            &[8, 2, 0, 0, 0],
+        ]
+        .concat();
+        let png = [
+            &b"\x89PNG\r\n\x1a\n"[..],
+            &chunk(b"IHDR", &ihdr),
+            &chunk(b"IDAT", b"x\x9c\x03\0\0\0\0\x01"),
+            &chunk(b"IEND", b""),
+        ]
+        .concat();
+        let started = std::time::Instant::now();
+        let err = opened(&png).expect_err("a bomb");
+        assert!(err.contains("decompression bomb"), "{err}");
+        assert!(started.elapsed().as_millis() < 1000);
+        // A GIF whose screen is 65 535 × 65 535.
+        let gif = b"GIF89a\xff\xff\xff\xff\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;";
+        assert!(opened(gif)
+            .expect_err("a bomb")
+            .contains("decompression bomb"));
+        // A lower limit applies to any format.
+        let limits = Limits {
+            max_image_pixels: 10,
+            ..Limits::default()
+        };
+        let small = encode(image::DynamicImage::new_rgb8(4, 4), image::ImageFormat::Png);
+        assert!(open(&small, &limits).is_err());
+    }
+
+    #[test]
+    fn the_prepared_image_follows_the_extension() {
+        let limits = Limits::default();
+        let bmp = encode(image::DynamicImage::new_rgb8(6, 4), image::ImageFormat::Bmp);
+        let parsed = parse(&bmp, ".bmp", &limits).expect("a BMP");
+        let img = parsed.image.expect("an image");
+        assert_eq!(
+            (img.mime_type.as_str(), img.width, img.height, img.resized),
+            ("image/png", 6, 4, true)
+        );
+        assert!(img.data.starts_with(b"\x89PNG"));
+        assert_eq!(
+            parsed.text,
+            format!(
+                "[图片文件]\n格式: BMP\n尺寸: 6 x 4 像素\n颜色模式: RGB\n文件大小: {} 字节",
+                bmp.len()
+            )
+        );
+        let wide = encode(
+            image::DynamicImage::new_rgb8(3000, 10),
+            image::ImageFormat::Png,
+        );
+        let img = parse(&wide, ".jpg", &limits)
+            .expect("a PNG named .jpg")
+            .image
+            .expect("an image");
+        assert_eq!(
+            (img.mime_type.as_str(), img.width, img.height, img.resized),
+            ("image/jpeg", 1568, 5, true)
+        );
+        assert!(img.data.starts_with(b"\xff\xd8"));
+        let small = encode(
+            image::DynamicImage::new_rgb8(30, 10),
+            image::ImageFormat::Png,
+        );
+        let img = parse(&small, ".png", &limits)
+            .expect("a PNG")
+            .image
+            .expect("an image");
+        assert_eq!((img.resized, img.data == small), (false, true));
+    }
+}

@@ -229,3 +229,116 @@ pub(crate) fn markdown(bytes: &[u8], limits: &Limits) -> Result<String, Document
         Failure::Document(why) => DocumentError::failed(Subject::Document, why),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::package::testing::zip_of;
+
+    fn md(members: &[(&str, &[u8])]) -> Result<String, DocumentError> {
+        markdown(&zip_of(members), &Limits::default())
+    }
+
+    #[test]
+    fn json_maps_render_titles_notes_labels_and_python_str() {
+        let content = br#"[{"title": null, "rootTopic": {"title": "  root\n topic ", "notes": {"plain": {"content": " "}, "html": {"content": "<p>a &amp; b</p>"}},
+            "labels": [1, null, "  ", "ok", 2.5, true], "children": {"attached": [{"title": 0}, "skip", {"notes": {"plain": "n"}}],
+            "summary": {"x": {"title": ["a", 1]}}}}}, 5, {"title": "Second"}]"#;
+        assert_eq!(
+            md(&[("content.json", content)]).expect("a map"),
+            "# Sheet 1\n- root topic\n  Note: a & b\n  Labels: 1, ok, 2.5, True\n  - 0\n  - Untitled topic\n    Note: n\n  - ['a', 1]\n\n# Second"
+        );
+    }
+
+    #[test]
+    fn xml_maps_render_sheets_anywhere_and_topics_under_topics() {
+        let content = b"<?xml version='1.0' encoding='UTF-8'?><xmap-content xmlns='urn:xmind' xmlns:h='urn:h'><sheet><title>T &amp; U</title>\
+            <topic><title>root</title><notes><plain> </plain><html><h:p>&amp;lt;b&amp;gt;bold</h:p></html></notes><children><topics><topic><title>kid</title></topic></topics>\
+            <other><topic><title>ignored</title></topic></other></children></topic></sheet><sheet/></xmap-content>";
+        assert_eq!(
+            md(&[("content.xml", content)]).expect("a map"),
+            "# T & U\n- root\n  Note: bold\n  - kid\n\n# Sheet 2"
+        );
+    }
+
+    #[test]
+    fn refusals_carry_the_reference_prefixes() {
+        let fixed =
+            |r: Result<String, DocumentError>| r.expect_err("refused").fixed_part().to_string();
+        assert_eq!(
+            fixed(markdown(b"not a zip", &Limits::default())),
+            "Failed to parse XMind file: "
+        );
+        assert_eq!(
+            fixed(md(&[("other.txt", b"x")])),
+            "Failed to parse XMind file: "
+        );
+        assert_eq!(
+            fixed(md(&[("content.json", b"[1, 2]")])),
+            "Failed to parse XMind file: "
+        );
+        assert_eq!(
+            fixed(md(&[("content.json", b"{'a': 1}")])),
+            "Failed to parse XMind file: "
+        );
+        assert_eq!(
+            fixed(md(&[("content.xml", b"<a></b>")])),
+            "Failed to parse XMind file: "
+        );
+        assert_eq!(
+            fixed(md(&[("content.json", b"[{\"title\": \"caf\xe9\"}]")])),
+            "Failed to parse document: "
+        );
+        assert_eq!(
+            md(&[("content.json", b"[]")]).expect_err("empty").message,
+            "Failed to parse XMind file: XMind archive contains no readable topics"
+        );
+        // content.json wins over content.xml.
+        assert_eq!(
+            md(&[
+                ("content.xml", b"<a><sheet/></a>"),
+                ("content.json", b"{\"title\": \"j\"}")
+            ])
+            .expect("json"),
+            "# j"
+        );
+    }
+
+    #[test]
+    fn hostile_maps_are_bounded() {
+        // Topics nested past Python's recursion limit fail as the reference does.
+        let mut deep = String::from("<topic><title>x</title></topic>");
+        for _ in 0..2000 {
+            deep = format!(
+                "<topic><title>x</title><children><topics>{deep}</topics></children></topic>"
+            );
+        }
+        let doc = format!("<a><sheet>{deep}</sheet></a>");
+        let err = md(&[("content.xml", doc.as_bytes())]).expect_err("too deep");
+        assert_eq!(err.fixed_part(), "Failed to parse document: ");
+        // JSON nesting past the scanner's limit.
+        let nested = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+        let err = md(&[("content.json", nested.as_bytes())]).expect_err("too deep");
+        assert_eq!(err.fixed_part(), "Failed to parse document: ");
+        // Exponential entities are refused, not expanded.
+        let laughs = b"<!DOCTYPE a [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'>\
+            <!ENTITY c '&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;'><!ENTITY d '&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;'>\
+            <!ENTITY e '&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;'><!ENTITY f '&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;'>\
+            <!ENTITY g '&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;'><!ENTITY h '&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;'>]>\
+            <a><sheet><title>&h;&h;&h;&h;&h;&h;&h;&h;</title></sheet></a>";
+        let started = std::time::Instant::now();
+        let _ = md(&[("content.xml", laughs)]);
+        assert!(
+            started.elapsed().as_secs() < 5,
+            "entity expansion is bounded"
+        );
+        // A member that inflates past the budget is refused.
+        let big = vec![b' '; 100_000];
+        let limits = Limits {
+            max_inflated_bytes: 10_000,
+            ..Limits::default()
+        };
+        let err = markdown(&zip_of(&[("content.json", &big)]), &limits).expect_err("over budget");
+        assert!(err.message.contains("too large"), "{}", err.message);
+    }
+}

@@ -12,7 +12,7 @@ use roxmltree::Node;
 /// Python frames below the root topic's `_render_xml_topic` call, so that a
 /// topic at depth `d` whose deepest helper call is `k` frames down raises
 /// `RecursionError` when `BASE_FRAMES + d + k` passes the limit of 1 000.
-const BASE_FRAMES: usize = 11;
+const BASE_FRAMES: usize = 9;
 const RECURSION_LIMIT: usize = 1000;
 
 /// The document's text as expat would read its bytes.
