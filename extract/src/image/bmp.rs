@@ -52,7 +52,7 @@ fn bitmap(fp: &mut Cursor, header: usize, offset: u32) -> Result<Bitmap, Raise> 
     let data = fp
         .safe_read(i64::from(header_size) - 4)
         .ok_or_else(|| Raise::Other("truncated file read".into()))?;
-    let (width, height, bits, compression, colors, padding, direction);
+    let (width, height, bits, compression, colors, padding);
     let mut masks: Option<(u32, u32, u32, u32)> = None;
     match header_size {
         12 => {
@@ -63,11 +63,9 @@ fn bitmap(fp: &mut Cursor, header: usize, offset: u32) -> Result<Bitmap, Raise> 
             compression = 0;
             colors = 0;
             padding = 3u64;
-            direction = -1;
         }
         40 | 52 | 56 | 64 | 108 | 124 => {
             let y_flip = *syntax(data.get(7))? == 0xFF;
-            direction = if y_flip { 1 } else { -1 };
             width = syntax(le32(data, 0))?;
             let h = syntax(le32(data, 4))?;
             height = if y_flip { h.wrapping_neg() } else { h };
@@ -216,7 +214,7 @@ fn rle_length(data: &[u8], base: usize, rle4: bool, xsize: u64, ysize: u64) -> u
     let mut len: u64 = 0;
     let mut x: u64 = 0;
     let mut pos = 0usize;
-    let mut read = |pos: &mut usize, n: usize| -> &[u8] {
+    let read = |pos: &mut usize, n: usize| -> &[u8] {
         let start = (*pos).min(data.len());
         let end = start.saturating_add(n).min(data.len());
         *pos = end;

@@ -25,11 +25,6 @@ impl<'a> Cursor<'a> {
         self.pos = pos;
     }
 
-    /// Bytes left after the position.
-    pub(crate) fn remaining(&self) -> usize {
-        self.bytes.len().saturating_sub(self.pos)
-    }
-
     /// `fp.read(n)`: up to `n` bytes.
     pub(crate) fn read(&mut self, n: usize) -> &'a [u8] {
         let start = self.pos.min(self.bytes.len());
@@ -70,7 +65,6 @@ mod tests {
         assert_eq!(c.safe_read(3), None);
         assert_eq!(c.safe_read(-2), Some(&b""[..]));
         c.seek(100);
-        assert_eq!(c.remaining(), 0);
         assert_eq!(c.read(1), b"");
     }
 }

@@ -148,7 +148,7 @@ fn lzw(data: &[u8], bits: u8, pixels: u64) -> Result<(), String> {
     // when a sub-block is not all there, and the next empty read is truncation.
     const BLOCK: usize = 65536;
     let mut fed = data.len().min(BLOCK);
-    let mut more = |fed: &mut usize| -> bool {
+    let more = |fed: &mut usize| -> bool {
         if *fed >= data.len() {
             return false;
         }

@@ -47,9 +47,6 @@ pub(crate) struct Opened {
     pub(crate) reload_fails: bool,
 }
 
-/// `Image.MAX_IMAGE_PIXELS`: past twice this Pillow refuses to open an image.
-pub(crate) const MAX_IMAGE_PIXELS: u64 = 1024 * 1024 * 1024 / 4 / 3;
-
 /// `Image._decompression_bomb_check`: `Err` past the limit (the reference's is
 /// twice `MAX_IMAGE_PIXELS`; `Limits::max_image_pixels` may lower it).
 pub(crate) fn bomb_check(width: u32, height: u32, limits: &Limits) -> Result<(), String> {

@@ -286,6 +286,9 @@ fn other<T>(why: &str) -> Result<T, Raise> {
     Err(Raise::Other(why.to_string()))
 }
 
+/// A raw tile: its offset, extents (x0, y0, x1, y1) and stride (0 for the row length).
+type RawTile = (i128, (i128, i128, i128, i128), i128);
+
 /// What `_setup` derived.
 struct Setup {
     mode: &'static str,
@@ -471,7 +474,7 @@ fn raw_tiles(
         i128::from(raw_bits)
     };
     let (mut x, mut y) = (0i128, 0i128);
-    let mut tiles: Vec<(i128, (i128, i128, i128, i128), i128)> = Vec::with_capacity(offsets.len());
+    let mut tiles: Vec<RawTile> = Vec::with_capacity(offsets.len());
     for offset in offsets {
         let stride = if x + w > xs { w * bits / 8 / planes } else { 0 };
         tiles.push((offset, (x, y, (x + w).min(xs), (y + h).min(ys)), stride));

@@ -273,9 +273,8 @@ fn comment(raw: &str, i: usize) -> Option<usize> {
 /// `parse_html_declaration` (DOCTYPE, marked sections, bogus comments).
 fn declaration(raw: &str, i: usize) -> Result<Option<usize>, Failure> {
     let rest = &raw[i..];
-    if rest.starts_with("<![") {
+    if let Some(after) = rest.strip_prefix("<![") {
         // `_scan_name`: a name token must follow, else AssertionError.
-        let after = &rest[3..];
         let name_len = after
             .char_indices()
             .take_while(|(k, c)| {
