@@ -354,8 +354,10 @@ mod libjpeg {
             Ok(())
         }
 
-        /// Entropy-coded data up to the marker that ends it (RST markers belong to it).
-        fn entropy(&mut self) -> Result<(), Stop> {
+        /// Entropy-coded data up to the marker that ends it (RST markers belong
+        /// to it; with restarts, `jpeg_resync_to_restart` also skips any marker
+        /// below SOF0).
+        fn entropy(&mut self, restarts: bool) -> Result<(), Stop> {
             loop {
                 let c = self.byte()?;
                 if c != 0xFF {
@@ -365,7 +367,7 @@ mod libjpeg {
                 while d == 0xFF {
                     d = self.byte()?;
                 }
-                if d == 0 || (0xD0..=0xD7).contains(&d) {
+                if d == 0 || (0xD0..=0xD7).contains(&d) || (restarts && d < 0xC0) {
                     continue;
                 }
                 // Leave the marker for `marker()`.
@@ -499,6 +501,7 @@ mod libjpeg {
         let mut w = Walk { b: bytes, pos: 2 };
         let mut frame = Frame::default();
         let mut quant = [false; 4];
+        let mut restarts = false;
         // None before the first SOS; then whether the image has several scans.
         let mut multi: Option<bool> = None;
         // A single-scan image is decoded once its scan's data is there.
@@ -521,9 +524,11 @@ mod libjpeg {
                     }
                     0xDB => dqt(w.segment()?, &mut quant)?,
                     0xDD => {
-                        if w.segment()?.len() != 2 {
+                        let body = w.segment()?;
+                        if body.len() != 2 {
                             return fatal("bogus DRI length");
                         }
+                        restarts = body != [0, 0];
                     }
                     0xDA => {
                         let body = w.segment()?;
@@ -533,7 +538,7 @@ mod libjpeg {
                             Some(false) => return fatal("EOI expected"),
                             Some(true) => {}
                         }
-                        w.entropy()?;
+                        w.entropy(restarts)?;
                         if multi == Some(false) {
                             decoded = true;
                         }
