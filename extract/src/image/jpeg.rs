@@ -429,6 +429,21 @@ mod libjpeg {
             if index & 0x0F >= 4 || index & 0xE0 != 0 {
                 return fatal("bogus DHT index");
             }
+            // `jpeg_make_d_derived_tbl`: the code lengths must fit, DC symbols be at most 15.
+            // The all-ones code of each length is reserved.
+            let longest = s[1..17].iter().rposition(|&n| n != 0).map_or(0, |i| i + 1);
+            let mut code: u32 = 0;
+            for (len, &n) in s[1..=longest].iter().enumerate() {
+                code += u32::from(n);
+                if code >= (1u32 << (len + 1)) {
+                    return fatal("bogus Huffman table definition");
+                }
+                code <<= 1;
+            }
+            let values = &s[17..17 + count];
+            if index & 0x10 == 0 && values.iter().any(|&v| v > 15) {
+                return fatal("bogus Huffman table definition");
+            }
             s = &s[17 + count..];
         }
         if !s.is_empty() {
@@ -511,6 +526,10 @@ mod libjpeg {
                 let m = w.marker()?;
                 match m {
                     0xC0..=0xC3 | 0xC9..=0xCB => {
+                        if frame.seen {
+                            // `get_sof` refuses a second frame before reading it whole.
+                            return fatal("duplicate SOF");
+                        }
                         let body = w.segment()?;
                         sof(&mut frame, body, m)?;
                     }
