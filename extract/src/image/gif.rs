@@ -82,7 +82,11 @@ fn seek_frame(fp: &mut Cursor) -> Seek {
             };
             if label == 249 {
                 if let Some(block) = block {
-                    if block[0] & 1 != 0 && block.get(3).is_none() {
+                    // A short read leaves the block empty: `block[0]` raises IndexError.
+                    let Some(&flags) = block.first() else {
+                        return Seek::Broken;
+                    };
+                    if flags & 1 != 0 && block.get(3).is_none() {
                         return Seek::Broken;
                     }
                     if le16(block, 1).is_none() {

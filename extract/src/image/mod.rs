@@ -269,4 +269,58 @@ mod tests {
             .expect("an image");
         assert_eq!((img.resized, img.data == small), (false, true));
     }
+
+    /// A deterministic stream of mutations over encoded images: no input
+    /// panics, and the parse answers within the limits.
+    #[test]
+    fn mutated_images_never_panic() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let base = image::DynamicImage::new_rgba8(23, 17);
+        let grey = image::DynamicImage::new_luma8(9, 31);
+        let mut samples = Vec::new();
+        for format in [
+            image::ImageFormat::Png,
+            image::ImageFormat::Jpeg,
+            image::ImageFormat::Gif,
+            image::ImageFormat::Bmp,
+            image::ImageFormat::WebP,
+        ] {
+            let img = if format == image::ImageFormat::Jpeg {
+                image::DynamicImage::ImageRgb8(base.to_rgb8())
+            } else {
+                base.clone()
+            };
+            samples.push(encode(img, format));
+            if format != image::ImageFormat::Gif {
+                samples.push(encode(grey.clone(), format));
+            }
+        }
+        samples.push(b"II*\x00\x08\x00\x00\x00\x03\x00\x00\x01\x03\x00\x01\x00\x00\x00\x04\x00\x00\x00\x01\x01\x03\x00\x01\x00\x00\x00\x04\x00\x00\x00\x11\x01\x04\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00".to_vec());
+        let exts = [".png", ".jpg", ".gif", ".bmp", ".webp", ".tif"];
+        for round in 0..2000 {
+            let mut bytes = samples[round % samples.len()].clone();
+            for _ in 0..1 + next() % 4 {
+                if bytes.is_empty() {
+                    break;
+                }
+                let at = (next() as usize) % bytes.len();
+                match next() % 4 {
+                    0 => bytes[at] ^= 1 << (next() % 8),
+                    1 => bytes.truncate(at),
+                    2 => bytes[at] = 0xff,
+                    _ => bytes.insert(at, (next() % 256) as u8),
+                }
+            }
+            let ext = exts[(next() as usize) % exts.len()];
+            if let Ok(parsed) = parse(&bytes, ext, &Limits::default()) {
+                assert!(parsed.image.is_some());
+            }
+        }
+    }
 }

@@ -43,7 +43,7 @@ fn bitstream_features(tag: &[u8], data: &[u8]) -> Option<(u32, u32, bool)> {
             if data.get(3..6)? != [0x9d, 0x01, 0x2a] {
                 return None;
             }
-            let w = u32::from(u16::from_le_bytes([data[6], *data.get(7)?]) & 0x3fff);
+            let w = u32::from(u16::from_le_bytes([*data.get(6)?, *data.get(7)?]) & 0x3fff);
             let h = u32::from(u16::from_le_bytes([*data.get(8)?, *data.get(9)?]) & 0x3fff);
             Some((w, h, false))
         }

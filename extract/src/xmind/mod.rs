@@ -341,4 +341,55 @@ mod tests {
         let err = markdown(&zip_of(&[("content.json", &big)]), &limits).expect_err("over budget");
         assert!(err.message.contains("too large"), "{}", err.message);
     }
+
+    /// Mutated archives and contents never panic, in either the XMind parser or the listing.
+    #[test]
+    fn mutated_maps_never_panic() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let samples = [
+            zip_of(&[("content.json", br#"[{"title":"s","rootTopic":{"title":"t","notes":{"html":"<p>a &amp; b</p>"},"labels":["x"],"children":{"attached":[{"title":"c"}]}}}]"#)]),
+            zip_of(&[("content.xml", b"<a xmlns:h='u'><sheet><title>t</title><topic><title>r</title><notes><html><h:p>x&amp;lt;b&amp;gt;</h:p></html></notes><children><topics><topic/></topics></children></topic></sheet></a>")]),
+        ];
+        for round in 0..3000 {
+            let mut bytes = samples[round % samples.len()].clone();
+            for _ in 0..1 + next() % 3 {
+                if bytes.is_empty() {
+                    break;
+                }
+                let at = (next() as usize) % bytes.len();
+                match next() % 3 {
+                    0 => bytes[at] ^= 1 << (next() % 8),
+                    1 => bytes.truncate(at),
+                    _ => bytes.insert(at, (next() % 256) as u8),
+                }
+            }
+            let _ = markdown(&bytes, &Limits::default());
+            let _ = crate::archive::parse(&bytes, &Limits::default());
+        }
+        // The contents themselves, stored uncompressed so the mutation reaches them.
+        let json = br#"[{"title":"s","rootTopic":{"title":"t","notes":{"plain":{"content":"n"},"html":{"content":"<b>x</b>&amp;"}},"children":{"d":{"k":{"title":1.5}}}}}]"#;
+        let xml = b"<?xml version='1.0'?><!DOCTYPE a [<!ENTITY e 'v'>]><a><sheet><title>&e;</title><topic><title>r<![CDATA[c]]></title></topic></sheet></a>";
+        for round in 0..3000 {
+            let (name, mut text) = if round % 2 == 0 {
+                ("content.json", json.to_vec())
+            } else {
+                ("content.xml", xml.to_vec())
+            };
+            for _ in 0..1 + next() % 3 {
+                let at = (next() as usize) % text.len().max(1);
+                match next() % 3 {
+                    0 if at < text.len() => text[at] ^= 1 << (next() % 8),
+                    1 => text.truncate(at),
+                    _ => text.insert(at.min(text.len()), (next() % 256) as u8),
+                }
+            }
+            let _ = md(&[(name, &text)]);
+        }
+    }
 }
