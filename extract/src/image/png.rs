@@ -398,6 +398,7 @@ fn chunk_header<'a>(fp: &mut Cursor<'a>) -> Result<Option<(&'a [u8], u32)>, Rais
 }
 
 /// Row accounting of Pillow's zip decoder (`ZipDecode.c`).
+#[derive(Clone, Copy)]
 struct Rows {
     bits: u64,
     xsize: u64,
@@ -437,6 +438,17 @@ impl Rows {
             (bits * xsize).div_ceil(8)
         };
         rows
+    }
+
+    /// Inflated bytes the whole image takes (every row with its filter byte).
+    fn total_bytes(&self) -> u64 {
+        let mut probe = Rows { ..*self };
+        let mut total: u64 = 0;
+        while !probe.done {
+            total += probe.row_len + 1;
+            probe.next_row();
+        }
+        total
     }
 
     fn pass_len(&self, pass: usize) -> u64 {
@@ -620,6 +632,7 @@ fn load(
         return Err("the image data has no pixels".into());
     }
     let mut rows = Rows::new(bits, xsize, ysize, st.interlace);
+    let total = rows.total_bytes();
     let mut fp = Cursor::new(bytes);
     fp.seek(start);
     let mut idat = u64::from(first_len);
@@ -664,21 +677,28 @@ fn load(
             }
             let before_in = z.total_in();
             let before_out = z.total_out();
-            let status = match z.decompress(input, &mut scratch, flate2::FlushDecompress::None) {
+            // zlib is given only the room the image still needs, so (like
+            // Pillow's row-sized output) it stops before the stream's trailer.
+            let room = usize::try_from(total.saturating_sub(z.total_out()))
+                .unwrap_or(usize::MAX)
+                .clamp(1, scratch.len());
+            let result = z.decompress(input, &mut scratch[..room], flate2::FlushDecompress::None);
+            let used = (z.total_in() - before_in) as usize;
+            let made = (z.total_out() - before_out) as usize;
+            input = &input[used.min(input.len())..];
+            if let Err(e) = rows.feed(&scratch[..made]) {
+                decoder_error = Some(e);
+                break 'decode;
+            }
+            let status = match result {
                 Ok(s) => s,
+                Err(_) if rows.done => break 'decode,
                 Err(e) => {
                     decoder_error =
                         Some(format!("broken data stream when reading image file: {e}"));
                     break 'decode;
                 }
             };
-            let used = (z.total_in() - before_in) as usize;
-            let made = (z.total_out() - before_out) as usize;
-            input = &input[used..];
-            if let Err(e) = rows.feed(&scratch[..made]) {
-                decoder_error = Some(e);
-                break 'decode;
-            }
             if status == flate2::Status::StreamEnd {
                 if rows.filled == 0 && rows.rows > 0 {
                     rows.done = true;
@@ -690,7 +710,7 @@ fn load(
                     truncated()
                 ));
             }
-            if (used == 0 && made == 0) || (input.is_empty() && made < scratch.len()) {
+            if (used == 0 && made == 0) || (input.is_empty() && made < room) {
                 break;
             }
         }

@@ -546,6 +546,26 @@ fn count_frames(bytes: &[u8], head: Head, first: u64) -> u64 {
     seen.len() as u64
 }
 
+/// Whether the IFD's entry count and every entry are in the file (libtiff
+/// refuses a directory it cannot read; a missing next-IFD offset is no error).
+fn entries_present(bytes: &[u8], head: Head, at: u64) -> bool {
+    let Ok(at) = usize::try_from(at) else {
+        return false;
+    };
+    let (count_len, entry_len) = if head.bigtiff { (8, 20) } else { (2, 12) };
+    let Some(count) = bytes.get(at..at.saturating_add(count_len)) else {
+        return false;
+    };
+    let n = if head.bigtiff {
+        usize::try_from(head.u64(count)).unwrap_or(usize::MAX)
+    } else {
+        usize::from(head.u16(count))
+    };
+    n.checked_mul(entry_len)
+        .and_then(|l| l.checked_add(at + count_len))
+        .is_some_and(|end| end <= bytes.len())
+}
+
 /// The offset of the IFD after the one at `at`, 0 when it cannot be read.
 fn next_ifd(bytes: &[u8], head: Head, at: u64) -> Option<u64> {
     let at = usize::try_from(at).ok()?;
@@ -578,7 +598,7 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Option<Opened>, Stri
     let ifd = Ifd {
         head,
         tags: exif::load_ifd(bytes, head, first),
-        complete: next_ifd(bytes, head, first).is_some(),
+        complete: entries_present(bytes, head, first),
     };
     let s = match setup(bytes, &ifd) {
         Ok(s) => s,
