@@ -135,48 +135,55 @@ pub(crate) fn prepare(bytes: &[u8], opened: &Opened, mime: &str, limits: &Limits
     }
 }
 
-/// Decodes, resizes and encodes; a blank canvas when the pixels cannot be had.
+/// Decodes, resizes and encodes; a blank canvas when the pixels cannot be
+/// had. Pixels go through 8-bit RGBA only (one resize and one encoder
+/// instantiation each), which keeps the browser build small.
 fn encode(bytes: &[u8], output: Output, width: u32, height: u32, limits: &Limits) -> Vec<u8> {
-    let source = decode(bytes, limits);
-    let image = match source {
-        Some(img) if img.width() == width && img.height() == height => img,
-        Some(img) => img.resize_exact(width, height, image::imageops::FilterType::Lanczos3),
-        None => image::DynamicImage::new_rgb8(width, height),
-    };
-    let image = match output {
-        Output::Jpeg => image::DynamicImage::ImageRgb8(flatten_on_white(&image)),
-        Output::Webp | Output::Gif => {
-            if image.color().has_alpha() {
-                image::DynamicImage::ImageRgba8(image.to_rgba8())
+    use image::ImageEncoder;
+    let rgba = match decode(bytes, limits) {
+        Some(img) => {
+            let rgba = img.into_rgba8();
+            if rgba.width() == width && rgba.height() == height {
+                rgba
             } else {
-                image::DynamicImage::ImageRgb8(image.to_rgb8())
+                image::imageops::resize(&rgba, width, height, image::imageops::FilterType::Lanczos3)
             }
         }
-        Output::Png => image,
+        None => image::RgbaImage::from_pixel(width, height, image::Rgba([0, 0, 0, 255])),
     };
-    let format = match output {
-        Output::Png => image::ImageFormat::Png,
-        Output::Jpeg => image::ImageFormat::Jpeg,
-        Output::Gif => image::ImageFormat::Gif,
-        Output::Webp => image::ImageFormat::WebP,
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    match image.write_to(&mut out, format) {
-        Ok(()) => out.into_inner(),
-        Err(_) => {
-            // A colour type the encoder refuses: its 8-bit RGB(A) form always encodes.
-            let mut out = std::io::Cursor::new(Vec::new());
-            let fallback = image::DynamicImage::ImageRgba8(image.to_rgba8());
-            let fallback = if output == Output::Jpeg {
-                image::DynamicImage::ImageRgb8(fallback.to_rgb8())
-            } else {
-                fallback
-            };
-            match fallback.write_to(&mut out, format) {
-                Ok(()) => out.into_inner(),
-                Err(_) => Vec::new(),
-            }
+    let mut out = Vec::new();
+    let written = match output {
+        Output::Png => image::codecs::png::PngEncoder::new(&mut out).write_image(
+            rgba.as_raw(),
+            width,
+            height,
+            image::ExtendedColorType::Rgba8,
+        ),
+        Output::Jpeg => {
+            let rgb = flatten_on_white(&rgba);
+            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85).write_image(
+                rgb.as_raw(),
+                width,
+                height,
+                image::ExtendedColorType::Rgb8,
+            )
         }
+        Output::Gif => image::codecs::gif::GifEncoder::new(&mut out).encode(
+            rgba.as_raw(),
+            width,
+            height,
+            image::ExtendedColorType::Rgba8,
+        ),
+        Output::Webp => image::codecs::webp::WebPEncoder::new_lossless(&mut out).write_image(
+            rgba.as_raw(),
+            width,
+            height,
+            image::ExtendedColorType::Rgba8,
+        ),
+    };
+    match written {
+        Ok(()) => out,
+        Err(_) => Vec::new(),
     }
 }
 
@@ -192,11 +199,7 @@ fn decode(bytes: &[u8], limits: &Limits) -> Option<image::DynamicImage> {
 }
 
 /// `_normalize_mode_for_output(…, "JPEG")`: alpha composited over white.
-fn flatten_on_white(image: &image::DynamicImage) -> image::RgbImage {
-    if !image.color().has_alpha() {
-        return image.to_rgb8();
-    }
-    let rgba = image.to_rgba8();
+fn flatten_on_white(rgba: &image::RgbaImage) -> image::RgbImage {
     let mut out = image::RgbImage::new(rgba.width(), rgba.height());
     for (dst, src) in out.pixels_mut().zip(rgba.pixels()) {
         let a = u16::from(src[3]);
