@@ -397,6 +397,58 @@ fn chunk_header<'a>(fp: &mut Cursor<'a>) -> Result<Option<(&'a [u8], u32)>, Rais
     Ok(Some((cid, length)))
 }
 
+/// Whether a zlib stream yields more than `total` bytes before it errs or ends.
+fn produces_more_than(stream: &[u8], total: u64) -> bool {
+    let mut z = flate2::Decompress::new(true);
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let at = usize::try_from(z.total_in())
+            .unwrap_or(stream.len())
+            .min(stream.len());
+        let before = (z.total_in(), z.total_out());
+        match z.decompress(&stream[at..], &mut buf, flate2::FlushDecompress::None) {
+            Ok(flate2::Status::StreamEnd) | Err(_) => return z.total_out() > total,
+            Ok(_) => {
+                if z.total_out() > total {
+                    return true;
+                }
+                if (z.total_in(), z.total_out()) == before {
+                    return false;
+                }
+            }
+        }
+    }
+}
+
+/// A running Adler-32 (zlib's stream checksum).
+struct Adler32 {
+    a: u32,
+    b: u32,
+}
+
+impl Default for Adler32 {
+    fn default() -> Self {
+        Adler32 { a: 1, b: 0 }
+    }
+}
+
+impl Adler32 {
+    fn update(&mut self, data: &[u8]) {
+        for chunk in data.chunks(5552) {
+            for &x in chunk {
+                self.a += u32::from(x);
+                self.b += self.a;
+            }
+            self.a %= 65521;
+            self.b %= 65521;
+        }
+    }
+
+    fn value(&self) -> u32 {
+        (self.b << 16) | self.a
+    }
+}
+
 /// Row accounting of Pillow's zip decoder (`ZipDecode.c`).
 #[derive(Clone, Copy)]
 struct Rows {
@@ -633,6 +685,11 @@ fn load(
     }
     let mut rows = Rows::new(bits, xsize, ysize, st.interlace);
     let total = rows.total_bytes();
+    let mut adler = Adler32::default();
+    // The compressed bytes inflated so far (to re-check a late error).
+    let mut fed: Vec<u8> = Vec::new();
+    // The last four bytes the inflater consumed: at the stream's end, its checksum.
+    let mut trailer: u32 = 0;
     let mut fp = Cursor::new(bytes);
     fp.seek(start);
     let mut idat = u64::from(first_len);
@@ -685,14 +742,22 @@ fn load(
             let result = z.decompress(input, &mut scratch[..room], flate2::FlushDecompress::None);
             let used = (z.total_in() - before_in) as usize;
             let made = (z.total_out() - before_out) as usize;
+            let input_before = input;
+            for &b in &input[..used.min(input.len())] {
+                trailer = (trailer << 8) | u32::from(b);
+            }
             input = &input[used.min(input.len())..];
+            adler.update(&scratch[..made]);
             if let Err(e) = rows.feed(&scratch[..made]) {
                 decoder_error = Some(e);
                 break 'decode;
             }
+            fed.extend_from_slice(&input_before[..used.min(input_before.len())]);
             let status = match result {
                 Ok(s) => s,
-                Err(_) if rows.done => break 'decode,
+                // miniz checks further ahead than zlib: when the stream holds more
+                // output than the image needs, zlib stops before the bad part.
+                Err(_) if rows.done && produces_more_than(&fed, total) => break 'decode,
                 Err(e) => {
                     decoder_error =
                         Some(format!("broken data stream when reading image file: {e}"));
@@ -700,6 +765,11 @@ fn load(
                 }
             };
             if status == flate2::Status::StreamEnd {
+                // zlib checks the stream's Adler-32 when it reaches it.
+                if adler.value() != trailer {
+                    decoder_error = Some("broken data stream: incorrect data check".into());
+                    break 'decode;
+                }
                 if rows.filled == 0 && rows.rows > 0 {
                     rows.done = true;
                     break;
@@ -709,6 +779,32 @@ fn load(
                     "{} (the image data stream ends mid-row)",
                     truncated()
                 ));
+            }
+            if rows.done {
+                // zlib goes on through what needs no output (an end of block, the
+                // next block's header, the checksum) until a byte must be written.
+                let mut probe = [0u8; 1];
+                let before = z.total_in();
+                let more = z.decompress(input, &mut probe, flate2::FlushDecompress::None);
+                for &b in &input[..usize::try_from(z.total_in() - before)
+                    .unwrap_or(0)
+                    .min(input.len())]
+                {
+                    trailer = (trailer << 8) | u32::from(b);
+                }
+                match more {
+                    Err(e) => {
+                        decoder_error =
+                            Some(format!("broken data stream when reading image file: {e}"))
+                    }
+                    Ok(flate2::Status::StreamEnd)
+                        if z.total_out() == total && adler.value() != trailer =>
+                    {
+                        decoder_error = Some("broken data stream: incorrect data check".into());
+                    }
+                    Ok(_) => {}
+                }
+                break 'decode;
             }
             if (used == 0 && made == 0) || (input.is_empty() && made < room) {
                 break;
