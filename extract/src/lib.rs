@@ -113,7 +113,7 @@ pub fn parse(bytes: &[u8], extension: &str, options: &Options) -> Result<Extract
         Format::LegacyXls => Err(legacy(ErrorCode::LegacyXls, ".xls", ".xlsx")),
         Format::Csv => csv::parse(bytes, max),
         Format::Xmind => text_of(&xmind::markdown(bytes, limits)?, max),
-        Format::Image => image::parse(bytes, extension),
+        Format::Image => image::parse(bytes, extension, limits),
         Format::Media => Ok(Extracted::text("")),
         Format::Zip => archive::parse(bytes, limits),
         Format::Text => text_of(&decode::decode(bytes), max),
