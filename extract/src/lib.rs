@@ -64,6 +64,10 @@ pub struct Options {
     pub max_text_length: i64,
     /// Resource bounds.
     pub limits: Limits,
+    /// Make the prepared image's bytes (the default; needs the `image-encoders`
+    /// feature). A host that only needs its type, size and `resized` flag (the
+    /// preview) turns it off: no decoding, resizing or encoding runs.
+    pub prepare_image_bytes: bool,
 }
 
 impl Default for Options {
@@ -71,6 +75,7 @@ impl Default for Options {
         Options {
             max_text_length: DEFAULT_MAX_TEXT_LENGTH,
             limits: Limits::default(),
+            prepare_image_bytes: true,
         }
     }
 }
@@ -113,7 +118,7 @@ pub fn parse(bytes: &[u8], extension: &str, options: &Options) -> Result<Extract
         Format::LegacyXls => Err(legacy(ErrorCode::LegacyXls, ".xls", ".xlsx")),
         Format::Csv => csv::parse(bytes, max),
         Format::Xmind => text_of(&xmind::markdown(bytes, limits)?, max),
-        Format::Image => image::parse(bytes, extension, limits),
+        Format::Image => image::parse(bytes, extension, limits, options.prepare_image_bytes),
         Format::Media => Ok(Extracted::text("")),
         Format::Zip => archive::parse(bytes, limits),
         Format::Text => text_of(&decode::decode(bytes), max),

@@ -102,9 +102,16 @@ pub(crate) fn parse(
     bytes: &[u8],
     extension: &str,
     limits: &Limits,
+    make_bytes: bool,
 ) -> Result<Extracted, DocumentError> {
     let opened = open(bytes, limits).map_err(|e| DocumentError::failed(Subject::Image, e))?;
-    let prepared = prepare::prepare(bytes, &opened, extension_mime(extension), limits);
+    let prepared = prepare::prepare(
+        bytes,
+        &opened,
+        extension_mime(extension),
+        limits,
+        make_bytes,
+    );
     let mut text = String::from("[图片文件]\n");
     let _ = write!(
         text,
@@ -123,7 +130,8 @@ pub(crate) fn parse(
     Ok(extracted)
 }
 
-#[cfg(test)]
+// The fixtures are encoded with the image crate's encoders.
+#[cfg(all(test, feature = "image-encoders"))]
 mod tests {
     use super::*;
 
@@ -179,6 +187,7 @@ mod tests {
             b"<svg xmlns='http://www.w3.org/2000/svg'/>",
             ".png",
             &Limits::default(),
+            true,
         )
         .expect_err("not an image");
         assert_eq!(err.fixed_part(), "Failed to parse image: ");
@@ -232,7 +241,7 @@ mod tests {
     fn the_prepared_image_follows_the_extension() {
         let limits = Limits::default();
         let bmp = encode(image::DynamicImage::new_rgb8(6, 4), image::ImageFormat::Bmp);
-        let parsed = parse(&bmp, ".bmp", &limits).expect("a BMP");
+        let parsed = parse(&bmp, ".bmp", &limits, true).expect("a BMP");
         let img = parsed.image.expect("an image");
         assert_eq!(
             (img.mime_type.as_str(), img.width, img.height, img.resized),
@@ -250,7 +259,7 @@ mod tests {
             image::DynamicImage::new_rgb8(3000, 10),
             image::ImageFormat::Png,
         );
-        let img = parse(&wide, ".jpg", &limits)
+        let img = parse(&wide, ".jpg", &limits, true)
             .expect("a PNG named .jpg")
             .image
             .expect("an image");
@@ -263,7 +272,7 @@ mod tests {
             image::DynamicImage::new_rgb8(30, 10),
             image::ImageFormat::Png,
         );
-        let img = parse(&small, ".png", &limits)
+        let img = parse(&small, ".png", &limits, true)
             .expect("a PNG")
             .image
             .expect("an image");
@@ -318,7 +327,7 @@ mod tests {
                 }
             }
             let ext = exts[(next() as usize) % exts.len()];
-            if let Ok(parsed) = parse(&bytes, ext, &Limits::default()) {
+            if let Ok(parsed) = parse(&bytes, ext, &Limits::default(), true) {
                 assert!(parsed.image.is_some());
             }
         }

@@ -89,15 +89,28 @@ pub(crate) fn thumbnail_size(width: u32, height: u32, edge: u32) -> (u32, u32) {
     }
 }
 
-/// The prepared image for an opened upload whose extension has `mime`.
-pub(crate) fn prepare(bytes: &[u8], opened: &Opened, mime: &str, limits: &Limits) -> PreparedImage {
+/// The prepared image for an opened upload whose extension has `mime`; with
+/// `make_bytes` false (or without the `image-encoders` feature) its type,
+/// size and `resized` flag only, and no bytes.
+pub(crate) fn prepare(
+    bytes: &[u8],
+    opened: &Opened,
+    mime: &str,
+    limits: &Limits,
+    make_bytes: bool,
+) -> PreparedImage {
     let input_mime = mime.to_ascii_lowercase();
+    let make_bytes = make_bytes && cfg!(feature = "image-encoders");
     let unchanged = || PreparedImage {
         mime_type: input_mime.clone(),
         width: opened.width,
         height: opened.height,
         resized: false,
-        data: bytes.to_vec(),
+        data: if make_bytes {
+            bytes.to_vec()
+        } else {
+            Vec::new()
+        },
     };
     let mut output = Output::of(&input_mime);
     let needs_resize = opened.width.max(opened.height) > MAX_LONG_EDGE;
@@ -125,6 +138,16 @@ pub(crate) fn prepare(bytes: &[u8], opened: &Opened, mime: &str, limits: &Limits
     } else {
         (opened.width, opened.height)
     };
+    if !make_bytes {
+        // A conversion or a resize re-encodes: the bytes differ from the upload's.
+        return PreparedImage {
+            mime_type: output.mime().to_string(),
+            width,
+            height,
+            resized: true,
+            data: Vec::new(),
+        };
+    }
     let data = encode(bytes, output, width, height, limits);
     PreparedImage {
         mime_type: output.mime().to_string(),
@@ -135,9 +158,16 @@ pub(crate) fn prepare(bytes: &[u8], opened: &Opened, mime: &str, limits: &Limits
     }
 }
 
+/// Without the encoders the bytes are never made (see `prepare`).
+#[cfg(not(feature = "image-encoders"))]
+fn encode(_: &[u8], _: Output, _: u32, _: u32, _: &Limits) -> Vec<u8> {
+    Vec::new()
+}
+
 /// Decodes, resizes and encodes; a blank canvas when the pixels cannot be
 /// had. Pixels go through 8-bit RGBA only (one resize and one encoder
 /// instantiation each), which keeps the browser build small.
+#[cfg(feature = "image-encoders")]
 fn encode(bytes: &[u8], output: Output, width: u32, height: u32, limits: &Limits) -> Vec<u8> {
     use image::ImageEncoder;
     let rgba = match decode(bytes, limits) {
@@ -188,6 +218,7 @@ fn encode(bytes: &[u8], output: Output, width: u32, height: u32, limits: &Limits
 }
 
 /// The upload's first frame as the `image` crate decodes it, within the pixel budget.
+#[cfg(feature = "image-encoders")]
 fn decode(bytes: &[u8], limits: &Limits) -> Option<image::DynamicImage> {
     let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
@@ -199,6 +230,7 @@ fn decode(bytes: &[u8], limits: &Limits) -> Option<image::DynamicImage> {
 }
 
 /// `_normalize_mode_for_output(…, "JPEG")`: alpha composited over white.
+#[cfg(feature = "image-encoders")]
 fn flatten_on_white(rgba: &image::RgbaImage) -> image::RgbImage {
     let mut out = image::RgbImage::new(rgba.width(), rgba.height());
     for (dst, src) in out.pixels_mut().zip(rgba.pixels()) {

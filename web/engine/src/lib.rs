@@ -75,6 +75,8 @@ impl Session {
         };
         let options = Options {
             max_text_length,
+            // The preview composes an image block without its bytes.
+            prepare_image_bytes: false,
             ..Options::default()
         };
         let stored = upload(&bytes, &filename, &options).to_preview_file();
@@ -118,5 +120,34 @@ mod tests {
         let error = report.attachments[1].error.as_ref().expect("refused");
         assert_eq!(error.code, "file_too_large");
         assert_eq!(error.message, "File size exceeds maximum limit (1.0 MB)");
+    }
+
+    /// A valid 1×1 RGBA PNG.
+    const PNG_1X1: &[u8] = &[
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+        0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f,
+        0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8,
+        0xcf, 0xc0, 0xf0, 0x1f, 0x00, 0x05, 0x00, 0x01, 0xff, 0x89, 0x99, 0x3d, 0x1d, 0x00, 0x00,
+        0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+    ];
+
+    #[test]
+    fn images_become_image_blocks_without_their_bytes_being_made() {
+        let mut s = Session::new();
+        for name in ["dot.png", "dot.bmp"] {
+            assert!(s.begin(name, PNG_1X1.len() as u64, 1 << 20));
+            s.append(PNG_1X1);
+            s.finish(500_000);
+        }
+        let report = s.report(&PreviewOptions::default());
+        assert_eq!(report.attachments[0].state, RowState::Image);
+        // A .bmp whose bytes are a PNG: Pillow opens it by content; the prepared image is a PNG.
+        assert_eq!(
+            report.attachments[1].mime_type.as_deref(),
+            Some("image/png")
+        );
+        assert!(report
+            .rendered
+            .contains("[Image Attachment: dot.png | ID: 1 | Type: image/png"));
     }
 }
