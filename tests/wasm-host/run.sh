@@ -36,7 +36,7 @@ if ! bash scripts/build-packages.sh core $([ "$rebuild" = 1 ] && echo --force); 
 fi
 
 step "cargo test --target wasm32-unknown-unknown -p ctxguard-core --test wasm (headless Chromium)"
-cargo test -q -p ctxguard-core --target wasm32-unknown-unknown --test wasm ||
+cargo test -p ctxguard-core --target wasm32-unknown-unknown --test wasm ||
   fail "core's wasm tests"
 
 step "install the packed tarball into tests/wasm-host (typescript from the lock file)"

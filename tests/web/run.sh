@@ -17,4 +17,4 @@ for tool in wasm-bindgen-test-runner "$CHROMEDRIVER"; do
 done
 
 echo "==> toolbar DOM tests (headless Chromium)"
-cargo test -q -p ctxguard-web --target wasm32-unknown-unknown --features local-preview
+cargo test -p ctxguard-web --target wasm32-unknown-unknown --features local-preview
