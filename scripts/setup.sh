@@ -62,7 +62,7 @@ fi
 if [ "$want_web_tools" = 1 ]; then
   if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
     step "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-    quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked
+    quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
   fi
   if ! has_version trunk "$TRUNK_VERSION"; then
     step "cargo install trunk $TRUNK_VERSION"
