@@ -7,21 +7,26 @@
 #   4. native: criterion benches (core/benches/engine.rs) beside toktok-rs,
 #      bpe-openai and tiktoken-rs, short measurement time;
 #   5. browser: tests/bench/run.mjs in headless Chromium;
-#   6. BENCHMARKS.md: the tables, the .wasm's raw/gzip/brotli size, the machine and its load.
-# Options: --rebuild (always rebuild pkg/core/), --skip-native, --skip-browser (the skipped
-# part keeps its previous results, when there are any).
+#   6. BENCHMARKS.md: the tables, the .wasm's raw/gzip/brotli size, the machine and its load;
+#   7. the workers bench (tests/bench/workers.mjs, issue 22): TokenPool in Node and Chromium
+#      on 100 MB of real text from Debian's documentation packages (installed when missing),
+#      the counts checked against tiktoken-rs (core's `differential` example), and the preview
+#      element on a 100 MB log and 50 MB .docx/.xlsx; its own section of BENCHMARKS.md.
+# Options: --rebuild (always rebuild pkg/core/), --skip-native, --skip-browser, --skip-workers
+# (the skipped part keeps its previous results, when there are any).
 # Benchmarks are not tests: nothing here is part of scripts/test.sh or .ci/run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/env.sh
 
-rebuild=0 native=1 browser=1
+rebuild=0 native=1 browser=1 workers=1
 for arg in "$@"; do
   case "$arg" in
     --rebuild) rebuild=1 ;;
     --skip-native) native=0 ;;
     --skip-browser) browser=0 ;;
+    --skip-workers) workers=0 ;;
     *) echo "bench.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -67,4 +72,17 @@ args=(--pkg "$root/$pkg" --load-start "$load_start")
 [ -d "$out/criterion" ] && args+=(--criterion "$out/criterion")
 [ -f "$out/browser.json" ] && args+=(--browser "$out/browser.json")
 node tests/bench/report.mjs "${args[@]}" --out "$root/BENCHMARKS.md"
+
+if [ "$workers" = 1 ]; then
+  step "workers: TokenPool and the preview (tests/bench/workers.mjs)"
+  if [ ! -d /usr/share/doc/python3.11/html/_sources ] || ! ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1; then
+    echo "installing Debian's python3.11-doc and debian-reference-zh-cn (the real text of the workers bench)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-doc debian-reference-zh-cn >/dev/null
+  fi
+  bash scripts/build-packages.sh toolbar $([ "$rebuild" = 1 ] && echo --force)
+  node tests/bench/bigtext.mjs "$corpus/big" --mb 100
+  cargo run -q --release -p ctxguard-core --example differential -- "$corpus"/big/en-100mb.txt "$corpus"/big/mix-100mb.txt \
+    >"$out/differential.jsonl" || echo "bench.sh: the differential run found counts that differ from tiktoken-rs's (see BENCHMARKS.md)"
+  node tests/bench/workers.mjs --corpus "$corpus" --differential "$out/differential.jsonl" --out "$root/BENCHMARKS.md"
+fi
 printf '\nbench.sh: done in %d s; results in BENCHMARKS.md (raw: %s)\n' "$(($(date +%s) - start))" "$out"

@@ -3,7 +3,7 @@
 //! layer of the `wasm` feature: argument validation, error messages, and plain
 //! object outputs; `wasm/guard.rs` drives the guard classes as a JS host does.
 //!
-//! Run: `wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install core`
+//! Run: `cargo test -p ctxguard-core --target wasm32-unknown-unknown --test wasm` (tests/wasm-host/run.sh)
 #![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen_test::*;

@@ -3,6 +3,8 @@
 // dropped onto the element, each row checked against the recorded record, and the
 // rendered block checked against ctxguard-core's own path in the same page:
 // parseDocument (ctxguard-core/documents) → composeAttachmentBlock → previewAttachments.
+import { join } from "node:path";
+import { root } from "../support/browser.mjs";
 import { assert } from "../support/net.mjs";
 import { same } from "./harness.mjs";
 
@@ -21,8 +23,11 @@ export async function documentsChecks(h, check) {
         const cases = ids.map((id) => JSON.parse(lines.find((l) => l.includes(`"id": "${id}"`))));
         const bytesOf = (c) => Uint8Array.from(atob(c.data_base64), (ch) => ch.charCodeAt(0));
         const files = cases.map((c) => new File([bytesOf(c)], c.filename));
+        // And a log the backend keeps only part of (max-text-length="2000").
+        const log = Array.from({ length: 300 }, (_, i) => `2026-12-01T10:00:${String(i % 60).padStart(2, "0")}Z request ${i} served`).join("\n");
+        files.push(new File([log], "server.log", { type: "text/plain" }));
         // Dropped as a user drops them.
-        const pv = t.add('<ctxguard-attachment-preview limit="4000"></ctxguard-attachment-preview>');
+        const pv = t.add('<ctxguard-attachment-preview limit="4000" max-text-length="2000" style="display:block;width:980px"></ctxguard-attachment-preview>');
         await t.settle();
         const reported = new Promise((r) => pv.addEventListener("ctxguard-preview", (e) => r(e.detail), { once: true }));
         const data = new DataTransfer();
@@ -36,10 +41,11 @@ export async function documentsChecks(h, check) {
           text: r.textContent,
         }));
         // The same uploads through ctxguard-core's API.
-        const attachments = cases.map((c, i) => {
+        const uploads = cases.concat([{ filename: "server.log", data_base64: btoa(log) }]);
+        const attachments = uploads.map((c, i) => {
           let record;
           try {
-            record = docs.parseDocument(bytesOf(c), c.filename).record;
+            record = docs.parseDocument(bytesOf(c), c.filename, { max_text_length: 2000 }).record;
           } catch (e) {
             record = e.record;
           }
@@ -61,11 +67,16 @@ export async function documentsChecks(h, check) {
         const expected = cases.map((c) => c.expected);
         return { report, rows, previewed, composedTokens: core.countTokens(composed, "gpt-4o"), expected, files: pv.files.length };
       }, CASES);
+      if (process.env.UPDATE_SCREENSHOT === "1") {
+        const shot = join(root, "docs/preview-documents.png");
+        await page.locator("ctxguard-attachment-preview").last().screenshot({ path: shot });
+        console.log(`      wrote ${shot}`);
+      }
       const { report, rows, expected } = out;
-      assert(out.files === 5, "the files property lists the drop");
-      assert(same(rows.map((r) => r.state), ["fits", "fits", "fits", "fits", "rejected"]), JSON.stringify(rows.map((r) => r.state)));
+      assert(out.files === 6, "the files property lists the drop");
+      assert(same(rows.map((r) => r.state), ["fits", "fits", "fits", "fits", "rejected", "truncated-on-upload"]), JSON.stringify(rows.map((r) => r.state)));
       // Each row is the recorded record's: what the backend stores, or its refusal.
-      report.attachments.forEach((row, i) => {
+      report.attachments.slice(0, 5).forEach((row, i) => {
         const e = expected[i];
         if (e.error) {
           assert(row.error && row.error.code === e.error.code && row.error.message === e.error.message, JSON.stringify([row.error, e.error]));

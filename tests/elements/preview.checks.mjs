@@ -2,6 +2,8 @@
 // and the rendered block out, the ctxguard-preview event, model and limit
 // from its attributes or from a toolbar (`for`), and the tokenizer module
 // loaded only when files are first given.
+import { join } from "node:path";
+import { root } from "../support/browser.mjs";
 import { assert, until } from "../support/net.mjs";
 import { same } from "./harness.mjs";
 
@@ -260,6 +262,57 @@ export async function previewChecks(h, check) {
       assert(out.result === null && out.cancelled, JSON.stringify(out));
       assert(out.took < 100, `cancelled within 100 ms (${out.took.toFixed(1)} ms)`);
       assert(out.reports === 1 && same(out.again, ["fits"]), JSON.stringify(out));
+    }),
+  );
+
+  await check("a 100 MB text file is previewed without freezing the page: no long task over 50 ms, at least 30 frames a second", () =>
+    h.with(async ({ page }) => {
+      await page.evaluate(async () => {
+        // The file is made before the measurement: 100 MB of log lines.
+        const line = new TextEncoder().encode("2026-12-01T10:00:00Z INFO request served in 12 ms path=/api/sessions/demo/events\n");
+        const size = 100 * 1024 * 1024;
+        const bytes = new Uint8Array(size);
+        for (let at = 0; at < size; at += line.length) bytes.set(line.subarray(0, Math.min(line.length, size - at)), at);
+        const file = new File([bytes], "big.log", { type: "text/plain" });
+        const pv = t.add('<ctxguard-attachment-preview style="display:block;width:760px"></ctxguard-attachment-preview>');
+        await t.settle();
+        const m = (window.measure = { longTasks: [], frames: 0, running: true });
+        const observer = new PerformanceObserver((list) => m.longTasks.push(...list.getEntries().map((e) => e.duration)));
+        observer.observe({ type: "longtask" });
+        const tick = () => {
+          m.frames++;
+          if (m.running) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+        m.t0 = performance.now();
+        window.pending = pv.previewFiles([file]).then((report) => {
+          m.seconds = (performance.now() - m.t0) / 1000;
+          m.running = false;
+          observer.disconnect();
+          return report;
+        });
+      });
+      if (process.env.UPDATE_SCREENSHOT === "1") {
+        // The progress bar mid-way, for docs/.
+        const bar = page.locator("ctxguard-attachment-preview").last().locator('[data-testid="ctxguard-preview-progress"]');
+        for (let i = 0; i < 400; i++) {
+          const now = Number(await bar.getAttribute("aria-valuenow").catch(() => "0"));
+          if (now >= 35 && now <= 80) break;
+          await page.waitForTimeout(25);
+        }
+        const shot = join(root, "docs/preview-progress.png");
+        await page.locator("ctxguard-attachment-preview").last().screenshot({ path: shot });
+        console.log(`      wrote ${shot}`);
+      }
+      const out = await page.evaluate(async () => {
+        const report = await window.pending;
+        const m = window.measure;
+        return { seconds: m.seconds, fps: m.frames / m.seconds, longest: Math.max(0, ...m.longTasks), state: report.attachments[0].state, kept: report.attachments[0].upload_truncation?.truncated_length };
+      });
+      console.log(`      100 MB log: ${out.seconds.toFixed(2)} s, ${out.fps.toFixed(0)} frames/s, longest main-thread task ${out.longest.toFixed(0)} ms`);
+      assert(out.state === "truncated-on-upload" && out.kept <= 500000, JSON.stringify(out));
+      assert(out.longest <= 50, `a long task of ${out.longest.toFixed(0)} ms on the main thread`);
+      assert(out.fps >= 30, `${out.fps.toFixed(1)} frames a second`);
     }),
   );
 }

@@ -32,9 +32,9 @@ const check = (name, fn) => (only && !name.includes(only) ? Promise.resolve() : 
 const site = await serveDirectory(root);
 const browser = await launchBrowser();
 const watchdog = setTimeout(() => {
-  tally.fail("the whole run took longer than 300 s");
+  tally.fail("the whole run took longer than 600 s");
   process.exit(tally.finish());
-}, 300_000);
+}, 600_000);
 try {
   const h = new Harness(browser, site);
   await packageChecks(h, check, { pkg });

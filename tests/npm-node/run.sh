@@ -3,7 +3,9 @@
 # builds the package (scripts/build-packages.sh skips an up-to-date one), installs
 # the packed tarball offline into a fresh folder, then runs host.mjs (`import`)
 # and host.cjs (`require`) there: every public case of the JS kinds through each,
-# the export list and argument handling, and the time from import to the first count.
+# the export list and argument handling, and the time from import to the first count;
+# then documents.mjs (every document case through parseDocument) and pool.mjs
+# (ctxguard-core/pool's TokenPool on worker_threads).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -17,11 +19,15 @@ trap 'rm -rf "$project"' EXIT
 echo "--> npm install --offline $(basename "$tarball") into a fresh folder"
 (cd "$project" && npm init -y >/dev/null && npm install --offline --no-audit --no-fund --silent "$tarball") || {
   echo "FAIL offline install of the tarball"; echo "0 passed, 1 failed"; exit 1; }
-cp tests/npm-node/host.mjs tests/npm-node/host.cjs "$project/"
+cp tests/npm-node/host.mjs tests/npm-node/host.cjs tests/npm-node/pool.mjs tests/npm-node/documents.mjs "$project/"
 
 status=0
 echo "--> node host.mjs (import)"
 (cd "$project" && CTXGUARD_ROOT="$root" node host.mjs) || status=1
 echo "--> node host.cjs (require)"
 (cd "$project" && CTXGUARD_ROOT="$root" node host.cjs) || status=1
+echo "--> node documents.mjs (every document_parse case through ctxguard-core/documents)"
+(cd "$project" && CTXGUARD_ROOT="$root" node documents.mjs) || status=1
+echo "--> node pool.mjs (ctxguard-core/pool on worker_threads)"
+(cd "$project" && CTXGUARD_ROOT="$root" node pool.mjs) || status=1
 exit $status

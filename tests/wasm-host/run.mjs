@@ -1,4 +1,4 @@
-// Drives tests/wasm-host/index.html in headless Chromium (tests/support's
+// Drives tests/wasm-host/index.html (then pool.html: ctxguard-core/pool) in headless Chromium (tests/support's
 // driver), the package through its browser entry. Serves the repository root
 // on a free localhost port, runs the page `--runs` times in fresh page loads,
 // prints every failure, the init-to-first-count timings and a closing
@@ -44,6 +44,19 @@ async function main() {
       for (const f of result.failures) console.log(`FAIL run ${run}: ${f}`);
       passed += result.passed;
       failed += result.failed;
+    }
+    // ctxguard-core/pool on module Workers, once.
+    await browser.goto("/tests/wasm-host/pool.html");
+    let pool;
+    for (;;) {
+      pool = await browser.execute("return window.ctxguardPool && window.ctxguardPool.done ? window.ctxguardPool : null;");
+      if (pool) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const r of pool.results) {
+      console.log(`${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `\n     ${r.detail}`}`);
+      if (r.ok) passed += 1;
+      else failed += 1;
     }
   } finally {
     clearTimeout(deadline);

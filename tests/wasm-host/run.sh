@@ -39,6 +39,10 @@ step "cargo test --target wasm32-unknown-unknown -p ctxguard-core --test wasm (h
 cargo test -p ctxguard-core --target wasm32-unknown-unknown --test wasm ||
   fail "core's wasm tests"
 
+step "cargo test --target wasm32-unknown-unknown -p ctxguard-extract --test wasm (every document case, headless Chromium)"
+cargo test -p ctxguard-extract --target wasm32-unknown-unknown --test wasm ||
+  fail "the document cases in wasm"
+
 step "install the packed tarball into tests/wasm-host (typescript from the lock file)"
 npm_ci_if_changed "$here" || fail "npm ci in tests/wasm-host"
 tarball=$(ls pkg/ctxguard-core-*.tgz)

@@ -5,7 +5,9 @@
 //
 // Messages in:  {type: "preview", id, files: File[], options, maxTextLength, maxUploadBytes}
 // Messages out: {type: "progress", id, file_index, done_bytes, total_bytes}
-//               {type: "report", id, report} | {type: "error", id, message}
+//               {type: "report", id, report, memory_bytes} | {type: "error", id, message}
+// (`memory_bytes`: the engine's wasm memory after the preview, which is its peak:
+// wasm memory never shrinks, so the page closes an idle worker instead.)
 import init, { PreviewSession } from "./engine/ctxguard_preview.js";
 
 /** Bytes read per slice: small enough to report progress often, large enough to stay fast. */
@@ -14,10 +16,11 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
 const PROGRESS_MS = 50;
 
 let ready;
+let engine;
 
 async function preview({ id, files, options, maxTextLength, maxUploadBytes }) {
   ready ??= init();
-  await ready;
+  engine = await ready;
   const session = new PreviewSession();
   try {
     for (const [index, file] of files.entries()) {
@@ -43,7 +46,8 @@ async function preview({ id, files, options, maxTextLength, maxUploadBytes }) {
       session.finish(maxTextLength);
       progress(total, true);
     }
-    postMessage({ type: "report", id, report: JSON.parse(session.report(JSON.stringify(options))) });
+    const report = JSON.parse(session.report(JSON.stringify(options)));
+    postMessage({ type: "report", id, report, memory_bytes: engine.memory.buffer.byteLength });
   } finally {
     session.free();
   }

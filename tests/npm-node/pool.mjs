@@ -1,0 +1,18 @@
+// ctxguard-core/pool in Node (worker_threads), from the installed tarball:
+// tests/support/pool-checks.mjs. run.sh copies this file into the project.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = process.env.CTXGUARD_ROOT;
+const core = await import("ctxguard-core");
+const { TokenPool } = await import("ctxguard-core/pool");
+const { checkPool } = await import(pathToFileURL(join(root, "tests/support/pool-checks.mjs")).href);
+
+const results = await checkPool(core, TokenPool, "pool (node)");
+let failed = 0;
+for (const r of results) {
+  console.log(`${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `\n     ${r.detail}`}`);
+  if (!r.ok) failed += 1;
+}
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;
