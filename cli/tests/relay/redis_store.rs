@@ -275,3 +275,50 @@ async fn a_redis_that_is_not_there_answers_503_everywhere() {
     wait_healthy(&c, &a, 200, Duration::from_secs(15)).await;
     publish_ok(&c, &a.url, "s", &event(1)).await;
 }
+
+/// Publishes `z`, `m`, `a` (one trial's names) back to back on a relay with `--max-sessions 2`,
+/// `trials` times: each trial must keep its `m` and `a` (the later two) whatever their names, as
+/// the least recently active session goes first. Returns how many trials kept something else.
+async fn trials_evicting_out_of_order(server: &Server, trials: usize) -> usize {
+    let c = client();
+    let mut wrong = Vec::new();
+    for trial in 0..trials {
+        let [z, m, a] = ["z", "m", "a"].map(|name| format!("{name}-{trial:03}"));
+        for session in [&z, &m, &a] {
+            publish_ok(&c, &server.url, session, &event(1)).await;
+        }
+        let (_, list) = get_json(&c, &server.url, "api/sessions").await;
+        if list != json!({"sessions": [a, m]}) {
+            wrong.push(format!("trial {trial}: {list}"));
+        }
+    }
+    eprintln!(
+        "{} of {trials} trials evicted out of publish order: {:?}",
+        wrong.len(),
+        wrong.iter().take(3).collect::<Vec<_>>()
+    );
+    wrong.len()
+}
+
+/// Issue 24, point 2: Redis scored activity in milliseconds, so sessions published within
+/// one millisecond tied and the tie went by name (`m` evicted before `z`); both stores now
+/// evict by an order that never ties. The same scenario runs on each, 200 trials.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_issue_24_point_2_both_stores_evict_the_least_recently_published_session() {
+    let redis = Redis::start();
+    let on_redis = instance(&redis, &["--max-sessions", "2"]);
+    let in_memory = Server::start(&["--max-sessions", "2"]);
+    let c = client();
+    wait_healthy(&c, &on_redis, 200, Duration::from_secs(10)).await;
+    wait_healthy(&c, &in_memory, 200, Duration::from_secs(10)).await;
+    assert_eq!(
+        trials_evicting_out_of_order(&in_memory, 200).await,
+        0,
+        "memory store"
+    );
+    assert_eq!(
+        trials_evicting_out_of_order(&on_redis, 200).await,
+        0,
+        "Redis store"
+    );
+}
