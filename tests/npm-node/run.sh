@@ -3,7 +3,8 @@
 # builds the package (scripts/build-packages.sh skips an up-to-date one), installs
 # the packed tarball offline into a fresh folder, then runs host.mjs (`import`)
 # and host.cjs (`require`) there: every public case of the JS kinds through each,
-# the export list and argument handling, and the time from import to the first count.
+# the export list and argument handling, issue 24's faults (faults.mjs), and the time
+# from import to the first count.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"

@@ -227,7 +227,8 @@ async fn regression_issue_24_point_3_a_publish_body_with_a_repeated_key_is_a_400
         .await
         .expect("the server answers");
     let status = response.status().as_u16();
-    let body: serde_json::Value = response.json().await.expect("a JSON body");
+    let body: serde_json::Value =
+        serde_json::from_str(&response.text().await.expect("a body")).expect("a JSON body");
     assert_eq!(status, 400, "{body}");
     let message = body["error"].as_str().expect("an error message");
     assert!(message.contains("duplicate field `phase`"), "{message}");
