@@ -3,7 +3,7 @@
 //! water-filling, and the `read_attachment` tool's pages (SPEC §6, §7).
 
 use super::args::{
-    counter_arg, describe, fail, int_arg, is_array, is_nullish, json_arg, messages_arg,
+    counter_arg, describe, fail, int_arg, is_array, is_nullish, json_arg, map_array, messages_arg,
     non_negative, non_negative_int_arg, object_arg, string_arg, to_js, typed, JsResult,
 };
 use crate::attachment::{
