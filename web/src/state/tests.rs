@@ -118,6 +118,21 @@ fn malformed_and_unknown_events_change_nothing() {
     assert_eq!(apply(&mut t, 2, &event(20_000)), EventOutcome::Applied);
 }
 
+/// Issue 24, point 3: an event naming a key twice is malformed here as in core's parser and the
+/// relay (one rule, `StatusEvent::accept_text`), whichever of its values would have applied.
+#[test]
+fn regression_issue_24_point_3_an_event_with_a_repeated_key_is_malformed() {
+    let mut t = Toolbar::new();
+    let text = event(10_000).to_string();
+    let repeated = text.replacen("\"phase\":", "\"phase\":\"turn_end\",\"phase\":", 1);
+    assert_ne!(text, repeated);
+    let outcome = t.apply_event(Some("1"), EVENT_NAME, &repeated, T0);
+    assert_eq!(outcome, EventOutcome::Malformed);
+    assert!(t.view(T0).metrics.is_none());
+    assert!(ctxguard_core::protocol::StatusEvent::parse(&repeated).is_err());
+    assert_eq!(apply(&mut t, 2, &event(10_000)), EventOutcome::Applied);
+}
+
 #[test]
 fn unknown_fields_are_ignored() {
     let mut t = Toolbar::new();
