@@ -67,7 +67,7 @@ pub fn StatusToolbar(
                 >
                     {move || {
                         let (main, detail) = Text(lang).forecast_parts(f.turns);
-                        view! { <span class="label">{main}<span class="label-detail">{detail}</span></span> }
+                        view! { <span class="label"><span class="label-main">{main}</span><span class="label-detail">{detail}</span></span> }
                     }}
                 </span>
             }
@@ -167,7 +167,7 @@ pub fn StatusToolbar(
                 >
                     {move || {
                         let (main, detail) = compaction.with(|c| Text(lang).compaction_parts(c));
-                        view! { <span class="label">{main}<span class="label-detail">{detail}</span></span> }
+                        view! { <span class="label"><span class="label-main">{main}</span><span class="label-detail">{detail}</span></span> }
                     }}
                 </span>
                 {forecast}
