@@ -16,7 +16,7 @@ pub struct EventError {
 }
 
 impl EventError {
-    fn new(field: Option<&str>, detail: impl Into<String>) -> Self {
+    pub(super) fn new(field: Option<&str>, detail: impl Into<String>) -> Self {
         EventError {
             field: field.map(str::to_string),
             detail: detail.into(),
