@@ -1,4 +1,4 @@
-// The browser bench page: ctxguard's npm package (release build) beside four
+// The browser bench page: ctxguard's npm package (release build) beside five
 // JS tokenizers from the npm registry, all o200k, on the same inputs in the
 // same page. Driven by run.mjs through chromedriver; the result is left in
 // `window.benchResult`. The inputs are the files scripts/bench.sh wrote with
@@ -35,6 +35,18 @@ export const TOKENIZERS = {
     // Ordinary encoding: special-token text is plain text, as in ctxguard.
     const plain = { disallowedSpecial: new Set() };
     return { count: (s) => m.countTokens(s, plain), reset: () => m.clearMergeCache() };
+  },
+  hypertok: async () => {
+    // As its README loads it: the vocabulary package's URL fetched, its bytes to `fromBytes`;
+    // the `single` tier (the calling thread, synchronous `encodeSync`).
+    const [{ fromBytes }, { vocabulary }] = await Promise.all([import("hypertok"), import("@hypertok/vocab-o200k")]);
+    const bytes = new Uint8Array(await (await fetch(vocabulary)).arrayBuffer());
+    const enc = await fromBytes(bytes, { tier: "single" });
+    // Its plain path matches reserved-token text (`<|endoftext|>`) as special tokens; ctxguard
+    // counts that text as plain text, which hypertok does with `reserved: { match: [] }` (a slower
+    // path, taken only for a text that contains `<|`).
+    const literal = { reserved: { match: [] } };
+    return { count: (s) => enc.encodeSync(s, s.includes("<|") ? literal : undefined).length };
   },
   "js-tiktoken": async () => {
     const [{ Tiktoken }, ranks] = await Promise.all([
