@@ -8,6 +8,8 @@
 //   ?mode=cold&tok=NAME&input=KEY   fresh page: NAME set up and warmed on a probe, then the
 //                                   first count of input KEY (a text this page has not seen)
 //   ?mode=warm&tok=NAME&input=KEY   fresh page: as cold, after counting KEY-2 (another text of the same kind)
+//   ?mode=initparts                 fresh page: ctxguard's init split into its parts (import of
+//                                   the glue, fetch, compile, instantiate, o200k set-up + first count)
 //   ?mode=run                       every tokenizer: count checks, repeated-run MB/s, worst cases
 // Every mode takes `pkg=` (the folder of ctxguard's npm package, from the repository root;
 // default pkg/core).
@@ -161,6 +163,39 @@ async function initMode(name) {
   Object.assign(result, { name, init_ms: ms, tokens });
 }
 
+/**
+ * Where ctxguard's init → first count goes, in this page: the glue's import, the .wasm's fetch
+ * (to its last byte), `WebAssembly.compile`, instantiation through the glue, the first count
+ * (o200k's set-up on first use, then a probe) and a second count (the probe's cost alone).
+ * `init()` itself streams (fetch and compile overlap); this runs them one after the other.
+ */
+async function initPartsMode() {
+  const lap = (() => {
+    let t = performance.now();
+    return () => {
+      const now = performance.now();
+      const ms = now - t;
+      t = now;
+      return ms;
+    };
+  })();
+  const m = await import(`${PKG}/ctxguard_core.js`);
+  const import_ms = lap();
+  const bytes = await (await fetch(`${PKG}/ctxguard_core_bg.wasm`)).arrayBuffer();
+  const fetch_ms = lap();
+  const module = await WebAssembly.compile(bytes);
+  const compile_ms = lap();
+  await m.default({ module_or_path: module });
+  const instantiate_ms = lap();
+  const tokens = m.countTokens(PROBE, MODEL);
+  const first_count_ms = lap();
+  m.countTokens(`${PROBE} again`, MODEL);
+  const second_count_ms = lap();
+  m.countTokens(PROBE, "gpt-4");
+  const cl100k_first_count_ms = lap();
+  Object.assign(result, { name: "ctxguard", wasm_bytes: bytes.byteLength, import_ms, fetch_ms, compile_ms, instantiate_ms, first_count_ms, second_count_ms, cl100k_first_count_ms, tokens });
+}
+
 const INPUTS = ["mixed", "prose", "en", "zh", "code", "a", "letters", "base64"];
 
 async function runMode(only) {
@@ -254,6 +289,7 @@ async function main() {
   try {
     if (params.get("mode") === "warmup") result.warmup = true;
     else if (params.get("mode") === "init") await initMode(params.get("tok"));
+    else if (params.get("mode") === "initparts") await initPartsMode();
     else if (params.get("mode") === "cold") await coldMode(params.get("tok"), params.get("input"), null);
     else if (params.get("mode") === "warm") await coldMode(params.get("tok"), params.get("input"), `${params.get("input")}-2`);
     else await runMode(params.get("only")?.split(","));

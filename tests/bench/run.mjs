@@ -41,6 +41,12 @@ const STARTUP = ["ctxguard", "hypertok", "gpt-tokenizer"].filter((n) => TOKENIZE
 /** Cold inputs: the worst cases only for ctxguard (the JS tokenizers are quadratic on them; the run page covers them). */
 const COLD = ["en", "zh", "code", "mixed", "prose"];
 const COLD_OURS = [...COLD, "a", "letters", "base64"];
+/**
+ * Issue 25's 50 MB real texts (tests/bench/bigtext.mjs --mb 50, when scripts/bench.sh could
+ * write them): a cold count each, for ctxguard and hypertok only (the others take minutes).
+ */
+const BIG = ["big/en-50mb", "big/mix-50mb"].filter((k) => existsSync(join(root, corpus, `${k}.txt`)));
+const BIG_FOR = ["ctxguard", "hypertok"];
 /** Warm: kinds with a second text (`KEY-2`). */
 const WARM = ["prose", "mixed"];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -69,16 +75,23 @@ async function main() {
     return r;
   };
 
-  // Init in brand-new browser sessions (a fresh profile each), the tokenizers taking turns.
+  // Init in brand-new browser sessions (a fresh profile each), the tokenizers taking turns; then,
+  // in one more fresh session, where ctxguard's init goes (bench.js initPartsMode).
   for (let i = 0; i < contexts; i++) {
-    for (const name of STARTUP) {
+    for (const name of [...STARTUP, "parts"]) {
       const browser = await openBrowser();
       try {
         await browser.setScriptTimeout(TIMEOUT_MS);
         await visit(browser, "mode=warmup");
+        report.chromium = browser.browserVersion;
+        if (name === "parts") {
+          const { done, error, progress, name: _, ...parts } = await visit(browser, "mode=initparts");
+          (report.init_parts ??= []).push(parts);
+          console.log(`init parts ctxguard (fresh browser ${i + 1}/${contexts}): ${Object.entries(parts).map(([k, v]) => `${k} ${+v.toFixed(1)}`).join(", ")}`);
+          continue;
+        }
         const r = await visit(browser, `mode=init&tok=${encodeURIComponent(name)}`);
         (report.init_contexts[name] ??= []).push(r.init_ms);
-        report.chromium = browser.browserVersion;
         console.log(`init ${name} (fresh browser ${i + 1}/${contexts}): ${r.init_ms.toFixed(1)} ms`);
       } finally {
         await browser.close();
@@ -108,7 +121,7 @@ async function main() {
     }
     for (const [mode, inputs, target] of [["cold", COLD, report.cold], ["warm", WARM, report.warm]]) {
       for (const name of TOKENIZERS) {
-        const keys = mode === "cold" && name === "ctxguard" ? COLD_OURS : inputs;
+        const keys = [...(mode === "cold" && name === "ctxguard" ? COLD_OURS : inputs), ...(mode === "cold" && BIG_FOR.includes(name) ? BIG : [])];
         for (const key of keys) {
           const runs = [];
           for (let run = 0; run < coldRuns; run++) {
