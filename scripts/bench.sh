@@ -53,6 +53,11 @@ step "inputs (tests/bench/corpus.mjs -> $corpus)"
 # real.mjs reads dependency sources from cargo's registry: make sure they are unpacked.
 cargo fetch --quiet
 node tests/bench/corpus.mjs "$corpus"
+# Issue 25's 50 MB real texts for the browser's cold counts, when Debian's documentation is there
+# (the workers step below installs it).
+if [ -d /usr/share/doc/python3.11/html/_sources ] && ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1; then
+  node tests/bench/bigtext.mjs "$corpus/big" --mb 50
+fi
 
 if [ "$native" = 1 ]; then
   step "native: cargo bench -p ctxguard-core --bench engine"
@@ -68,7 +73,10 @@ if [ "$browser" = 1 ]; then
 fi
 
 step "BENCHMARKS.md"
-args=(--pkg "$root/$pkg" --load-start "$load_start")
+# Where the .wasm's bytes go: its sections and the vocabulary tables core's build script embeds.
+tables=$(find "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release-wasm-speed/build" -name o200k_base.parents -path '*ctxguard-core-*' -printf '%T@ %h\n' 2>/dev/null | sort -n | tail -1 | cut -d' ' -f2)
+node tests/bench/wasm-sections.mjs "$pkg/ctxguard_core_bg.wasm" ${tables:+"$tables"} >"$out/sections.txt"
+args=(--pkg "$root/$pkg" --load-start "$load_start" --sections "$out/sections.txt")
 [ -d "$out/criterion" ] && args+=(--criterion "$out/criterion")
 [ -f "$out/browser.json" ] && args+=(--browser "$out/browser.json")
 node tests/bench/report.mjs "${args[@]}" --out "$root/BENCHMARKS.md"

@@ -62,7 +62,9 @@ wasm_module() {
   rm -rf "$dir"
   local typescript=--no-typescript
   [ "$ts" = ts ] && typescript=
-  wasm-bindgen --target web $typescript --out-dir "$dir" --out-name "$name" \
+  # --experimental-reset-state-function: __wbg_reset_state, which core/npm/build.mjs calls after a
+  # trap to instantiate the module again (objects of the old instance then refuse to run).
+  wasm-bindgen --target web $typescript --experimental-reset-state-function --out-dir "$dir" --out-name "$name" \
     "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/$lib.wasm"
   local opt
   read -ra opt <<<"$level"

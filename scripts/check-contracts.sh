@@ -14,7 +14,7 @@ found=0
 
 # The TypeScript side: the wire types are declared once, in core/src/protocol/wire.d.ts
 # (both npm packages include it); no other declaration file or TS host redeclares them.
-wire_types='(interface|type) (Phase|UsageBreakdown|ContextMetricsSnapshot|CompactionStatus|ContextCompaction|StatusEvent|ChatStatusUpdated|ContextState)\b'
+wire_types='(interface|type) (KnownPhase|Phase|UsageBreakdown|ContextMetricsSnapshot|CompactionStatus|ContextCompaction|StatusEvent|ChatStatusUpdated|ContextState)\b'
 while IFS= read -r file; do
   hits=$(grep -nE -- "^ *(export )?(declare )?$wire_types *(=|\{|<)" "$file" | sed "s|^|$file:|" || true)
   if [ -n "$hits" ]; then

@@ -8,7 +8,8 @@
 //     `Error` telling to `await init()` instead of a TypeError from inside the glue,
 //     and so that strings go into wasm memory through one `TextEncoder.encodeInto`
 //     (the glue copies their ASCII prefix char by char in a JS loop first: about
-//     3 ms per megabyte, more before the JIT has compiled it);
+//     3 ms per megabyte, more before the JIT has compiled it), and so that a
+//     trap instantiates the module again instead of poisoning every later call;
 //   - node.js, the Node entry (`import` and `require`): the same glue,
 //     instantiated synchronously from the file on import;
 //   - documents/ctxguard_documents.js and documents/node.js, the subpath
@@ -39,6 +40,12 @@ function replaceExactly(text, from, to, count, what) {
   if (found !== count) {
     throw new Error(`build.mjs: expected ${count} of ${what} in the glue, found ${found}: ${JSON.stringify(from)}`);
   }
+  return text.split(from).join(to);
+}
+
+/** Replaces every `from` in `text` (at least one), or stops the build. */
+function replaceAtLeastOnce(text, from, to, what) {
+  if (!text.includes(from)) throw new Error(`build.mjs: expected ${what} in the glue: ${JSON.stringify(from)}`);
   return text.split(from).join(to);
 }
 
@@ -104,6 +111,70 @@ let wasmModule, wasmInstance, wasm = NOT_READY;`,
     1,
     "the string copy into wasm memory",
   );
+  // A trap (a WebAssembly.RuntimeError: an allocation that cannot be had, a bug) leaves the
+  // instance's memory in whatever state the trapped call left it, so every later call could fail
+  // or worse. Every export is called through a guard that, on a trap, instantiates the module
+  // again (wasm-bindgen's __wbg_reset_state, from --experimental-reset-state-function: a fresh
+  // memory; objects made before it refuse to run) and throws an Error saying so; later calls work.
+  glue = replaceExactly(
+    glue,
+    "let wasmModule, wasmInstance, wasm = NOT_READY;",
+    `let wasmModule, wasmInstance, wasm = NOT_READY;
+
+/** Set on the error a trap became, so that an outer guarded call does not instantiate the module again. */
+const REINSTANTIATED = Symbol("${packageName}: instantiated again");
+
+/** The exports, each function behind a guard that answers a trap by instantiating the module again. */
+function trapGuarded(exports) {
+    const guarded = {};
+    for (const [name, value] of Object.entries(exports)) {
+        guarded[name] = typeof value !== "function" ? value : function () {
+            try {
+                return value.apply(this, arguments);
+            } catch (e) {
+                if (!(e instanceof WebAssembly.RuntimeError) || e[REINSTANTIATED]) throw e;
+                e[REINSTANTIATED] = true;
+                __wbg_reset_state();
+                const error = new Error(\`${packageName}: the WebAssembly module trapped (\${e.message}) and was instantiated again: this call failed, later calls work; objects made before it (a TokenLedger, a ContextGuard, …) are gone and throw when used\`, { cause: e });
+                error[REINSTANTIATED] = true;
+                throw error;
+            }
+        };
+    }
+    return guarded;
+}`,
+    1,
+    "the wasm exports' declaration, patched",
+  );
+  glue = replaceExactly(glue, "wasm = instance.exports;", "wasm = trapGuarded(instance.exports);", 1, "the exports taken at init");
+  glue = replaceExactly(glue, "wasm = wasmInstance.exports;", "wasm = trapGuarded(wasmInstance.exports);", 1, "the exports taken on a reset");
+  // A glue with classes checks that an object is of the current instance before each use; its
+  // free() is made a no-op for an object of a replaced instance (whose memory went with it), so it
+  // never frees a stale pointer in the new one.
+  const classes = [...glue.matchAll(/^export class (\w+) \{/gm)].map((m) => m[1]);
+  if (classes.length > 0) {
+    glue += `
+// ${packageName}: free() of an object made before a trap replaced the instance frees nothing.
+for (const cls of [${classes.join(", ")}]) {
+    const free = cls.prototype.free;
+    const guardedFree = function () {
+        if (this.__wbg_inst !== undefined && this.__wbg_inst !== __wbg_instance_id) {
+            this.__wbg_ptr = 0;
+            return;
+        }
+        return free.call(this);
+    };
+    if (typeof Symbol.dispose === "symbol" && cls.prototype[Symbol.dispose] === free) cls.prototype[Symbol.dispose] = guardedFree;
+    cls.prototype.free = guardedFree;
+}
+`;
+    glue = replaceAtLeastOnce(
+      glue,
+      "throw new Error('Invalid stale object from previous Wasm instance');",
+      `throw new Error("${packageName}: this object was made before the WebAssembly module trapped and was instantiated again, and its state went with the old instance: make a new one");`,
+      "the stale-object checks",
+    );
+  }
   // A relative URL ("./"): the form every bundler recognises as an asset to emit.
   glue = replaceExactly(
     glue,

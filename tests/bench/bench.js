@@ -1,4 +1,4 @@
-// The browser bench page: ctxguard's npm package (release build) beside four
+// The browser bench page: ctxguard's npm package (release build) beside five
 // JS tokenizers from the npm registry, all o200k, on the same inputs in the
 // same page. Driven by run.mjs through chromedriver; the result is left in
 // `window.benchResult`. The inputs are the files scripts/bench.sh wrote with
@@ -8,6 +8,8 @@
 //   ?mode=cold&tok=NAME&input=KEY   fresh page: NAME set up and warmed on a probe, then the
 //                                   first count of input KEY (a text this page has not seen)
 //   ?mode=warm&tok=NAME&input=KEY   fresh page: as cold, after counting KEY-2 (another text of the same kind)
+//   ?mode=initparts                 fresh page: ctxguard's init split into its parts (import of
+//                                   the glue, fetch, compile, instantiate, o200k set-up + first count)
 //   ?mode=run                       every tokenizer: count checks, repeated-run MB/s, worst cases
 // Every mode takes `pkg=` (the folder of ctxguard's npm package, from the repository root;
 // default pkg/core).
@@ -35,6 +37,18 @@ export const TOKENIZERS = {
     // Ordinary encoding: special-token text is plain text, as in ctxguard.
     const plain = { disallowedSpecial: new Set() };
     return { count: (s) => m.countTokens(s, plain), reset: () => m.clearMergeCache() };
+  },
+  hypertok: async () => {
+    // As its README loads it: the vocabulary package's URL fetched, its bytes to `fromBytes`;
+    // the `single` tier (the calling thread, synchronous `encodeSync`).
+    const [{ fromBytes }, { vocabulary }] = await Promise.all([import("hypertok"), import("@hypertok/vocab-o200k")]);
+    const bytes = new Uint8Array(await (await fetch(vocabulary)).arrayBuffer());
+    const enc = await fromBytes(bytes, { tier: "single" });
+    // Its plain path matches reserved-token text (`<|endoftext|>`) as special tokens; ctxguard
+    // counts that text as plain text, which hypertok does with `reserved: { match: [] }` (a slower
+    // path, taken only for a text that contains `<|`).
+    const literal = { reserved: { match: [] } };
+    return { count: (s) => enc.encodeSync(s, s.includes("<|") ? literal : undefined).length };
   },
   "js-tiktoken": async () => {
     const [{ Tiktoken }, ranks] = await Promise.all([
@@ -149,6 +163,39 @@ async function initMode(name) {
   Object.assign(result, { name, init_ms: ms, tokens });
 }
 
+/**
+ * Where ctxguard's init → first count goes, in this page: the glue's import, the .wasm's fetch
+ * (to its last byte), `WebAssembly.compile`, instantiation through the glue, the first count
+ * (o200k's set-up on first use, then a probe) and a second count (the probe's cost alone).
+ * `init()` itself streams (fetch and compile overlap); this runs them one after the other.
+ */
+async function initPartsMode() {
+  const lap = (() => {
+    let t = performance.now();
+    return () => {
+      const now = performance.now();
+      const ms = now - t;
+      t = now;
+      return ms;
+    };
+  })();
+  const m = await import(`${PKG}/ctxguard_core.js`);
+  const import_ms = lap();
+  const bytes = await (await fetch(`${PKG}/ctxguard_core_bg.wasm`)).arrayBuffer();
+  const fetch_ms = lap();
+  const module = await WebAssembly.compile(bytes);
+  const compile_ms = lap();
+  await m.default({ module_or_path: module });
+  const instantiate_ms = lap();
+  const tokens = m.countTokens(PROBE, MODEL);
+  const first_count_ms = lap();
+  m.countTokens(`${PROBE} again`, MODEL);
+  const second_count_ms = lap();
+  m.countTokens(PROBE, "gpt-4");
+  const cl100k_first_count_ms = lap();
+  Object.assign(result, { name: "ctxguard", wasm_bytes: bytes.byteLength, import_ms, fetch_ms, compile_ms, instantiate_ms, first_count_ms, second_count_ms, cl100k_first_count_ms, tokens });
+}
+
 const INPUTS = ["mixed", "prose", "en", "zh", "code", "a", "letters", "base64"];
 
 async function runMode(only) {
@@ -242,6 +289,7 @@ async function main() {
   try {
     if (params.get("mode") === "warmup") result.warmup = true;
     else if (params.get("mode") === "init") await initMode(params.get("tok"));
+    else if (params.get("mode") === "initparts") await initPartsMode();
     else if (params.get("mode") === "cold") await coldMode(params.get("tok"), params.get("input"), null);
     else if (params.get("mode") === "warm") await coldMode(params.get("tok"), params.get("input"), `${params.get("input")}-2`);
     else await runMode(params.get("only")?.split(","));

@@ -1,8 +1,8 @@
 // Drives tests/bench/index.html in headless Chromium (tests/support's driver),
 // as tests/wasm-host/run.mjs does. Serves the repository root on a free localhost port; measures
 //   - each tokenizer's init on `--inits` fresh page loads of one session, and
-//     ctxguard's on `--contexts` fresh browser sessions (a new profile each:
-//     no HTTP cache, no compiled-code cache);
+//     ctxguard's, hypertok's and gpt-tokenizer's on `--contexts` fresh browser
+//     sessions each (a new profile each: no HTTP cache, no compiled-code cache);
 //   - cold counts: a fresh page per sample, the first count of an input there
 //     (`--cold-runs` pages per tokenizer and input), and warm ones (after a
 //     first text of the same kind);
@@ -27,7 +27,7 @@ const inits = Number(option("--inits", "5"));
 const contexts = Number(option("--contexts", "5"));
 const coldRuns = Number(option("--cold-runs", "3"));
 const TIMEOUT_MS = 20 * 60_000;
-const ALL = ["ctxguard", "gpt-tokenizer", "ai-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
+const ALL = ["ctxguard", "hypertok", "gpt-tokenizer", "ai-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
 const only = option("--only", null)?.split(",");
 for (const name of only ?? []) {
   if (!ALL.includes(name)) {
@@ -36,9 +36,17 @@ for (const name of only ?? []) {
   }
 }
 const TOKENIZERS = ALL.filter((n) => !only || n === "ctxguard" || only.includes(n));
+/** Start-up as a first-time visitor (issue 25): these, each in `--contexts` brand-new browser sessions. */
+const STARTUP = ["ctxguard", "hypertok", "gpt-tokenizer"].filter((n) => TOKENIZERS.includes(n));
 /** Cold inputs: the worst cases only for ctxguard (the JS tokenizers are quadratic on them; the run page covers them). */
 const COLD = ["en", "zh", "code", "mixed", "prose"];
 const COLD_OURS = [...COLD, "a", "letters", "base64"];
+/**
+ * Issue 25's 50 MB real texts (tests/bench/bigtext.mjs --mb 50, when scripts/bench.sh could
+ * write them): a cold count each, for ctxguard and hypertok only (the others take minutes).
+ */
+const BIG = ["big/en-50mb", "big/mix-50mb"].filter((k) => existsSync(join(root, corpus, `${k}.txt`)));
+const BIG_FOR = ["ctxguard", "hypertok"];
 /** Warm: kinds with a second text (`KEY-2`). */
 const WARM = ["prose", "mixed"];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -49,7 +57,7 @@ async function main() {
   }
   const page = `/tests/bench/index.html`;
   const common = `pkg=${encodeURIComponent(pkg)}&corpus=${encodeURIComponent(corpus)}`;
-  const report = { inits: {}, init_contexts: [], cold: {}, warm: {} };
+  const report = { inits: {}, init_contexts: {}, cold: {}, warm: {} };
 
   const poll = async (browser, onProgress) => {
     let last = "";
@@ -67,18 +75,27 @@ async function main() {
     return r;
   };
 
-  // ctxguard's init in brand-new browser sessions (a fresh profile each).
+  // Init in brand-new browser sessions (a fresh profile each), the tokenizers taking turns; then,
+  // in one more fresh session, where ctxguard's init goes (bench.js initPartsMode).
   for (let i = 0; i < contexts; i++) {
-    const browser = await openBrowser();
-    try {
-      await browser.setScriptTimeout(TIMEOUT_MS);
-      await visit(browser, "mode=warmup");
-      const r = await visit(browser, "mode=init&tok=ctxguard");
-      report.init_contexts.push(r.init_ms);
-      report.chromium = browser.browserVersion;
-      console.log(`init ctxguard (fresh browser ${i + 1}/${contexts}): ${r.init_ms.toFixed(1)} ms`);
-    } finally {
-      await browser.close();
+    for (const name of [...STARTUP, "parts"]) {
+      const browser = await openBrowser();
+      try {
+        await browser.setScriptTimeout(TIMEOUT_MS);
+        await visit(browser, "mode=warmup");
+        report.chromium = browser.browserVersion;
+        if (name === "parts") {
+          const { done, error, progress, name: _, ...parts } = await visit(browser, "mode=initparts");
+          (report.init_parts ??= []).push(parts);
+          console.log(`init parts ctxguard (fresh browser ${i + 1}/${contexts}): ${Object.entries(parts).map(([k, v]) => `${k} ${+v.toFixed(1)}`).join(", ")}`);
+          continue;
+        }
+        const r = await visit(browser, `mode=init&tok=${encodeURIComponent(name)}`);
+        (report.init_contexts[name] ??= []).push(r.init_ms);
+        console.log(`init ${name} (fresh browser ${i + 1}/${contexts}): ${r.init_ms.toFixed(1)} ms`);
+      } finally {
+        await browser.close();
+      }
     }
   }
 
@@ -104,7 +121,7 @@ async function main() {
     }
     for (const [mode, inputs, target] of [["cold", COLD, report.cold], ["warm", WARM, report.warm]]) {
       for (const name of TOKENIZERS) {
-        const keys = mode === "cold" && name === "ctxguard" ? COLD_OURS : inputs;
+        const keys = [...(mode === "cold" && name === "ctxguard" ? COLD_OURS : inputs), ...(mode === "cold" && BIG_FOR.includes(name) ? BIG : [])];
         for (const key of keys) {
           const runs = [];
           for (let run = 0; run < coldRuns; run++) {

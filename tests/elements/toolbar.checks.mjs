@@ -9,6 +9,76 @@ const ADD = (session = "s1", extra = "") =>
   `window.tb = t.add('<ctxguard-toolbar source="host" session="${session}" ${extra}></ctxguard-toolbar>');`;
 
 export async function toolbarChecks(h, check) {
+  await check("issue 23: a Wegent host's late heartbeat, cancelled turn, unknown phase, over-window numbers and socket state, each explained", () =>
+    h.with(async ({ page }) => {
+      const out = await page.evaluate(
+        async ([add, started, progress, done, cold, over]) => {
+          eval(add);
+          const ignored = [];
+          document.addEventListener("ctxguard-ignored", (e) => ignored.push({ ...e.detail, bubbles: e.bubbles, composed: e.composed }));
+          const r = [tb.pushEvent(started), tb.pushEvent(done), tb.pushEvent(progress)];
+          const afterLate = t.attr(tb, "ctxguard-compaction", "data-state");
+          r.push(tb.pushEvent(cold));
+          const usageCold = t.text(tb, "ctxguard-usage");
+          r.push(tb.pushEvent(over));
+          const exceeded = t.text(tb, "ctxguard-remaining");
+          const second = JSON.parse(JSON.stringify(progress));
+          second.context_compaction.created_at = "2026-06-23T15:30:00.000000+00:00";
+          r.push(tb.pushEvent(second));
+          const interrupted = tb.turnEnded("cancelled");
+          const chip = [t.attr(tb, "ctxguard-compaction", "data-state"), t.text(tb, "ctxguard-compaction")];
+          let threw = null;
+          try { tb.turnEnded("sideways"); } catch (e) { threw = e.constructor.name; }
+          tb.setConnection("reconnecting");
+          const connection = [t.attr(tb, "ctxguard-connection", "data-state"), tb.state.connection];
+          r.push(tb.pushEvent({ phase: 3, task_id: 7, context_metrics: {} }));
+          return { r, afterLate, usageCold, exceeded, interrupted, chip, threw, connection, ignored, state: tb.state };
+        },
+        [ADD(), wegent(compaction("started")), wegent(compaction("in_progress")), wegent(compaction("completed", { after_tokens: 40_000 }, 40_000)),
+          { ...wegent(event(64_000)), phase: "persisted" },
+          { ...wegent(event(140_000)), context_metrics: { ...metrics(140_000), display_remaining_percent: -9, remaining_percent: -25 } },],
+      );
+      assert(same(out.r, ["applied", "applied", "stale", "applied", "applied", "applied", "malformed"]), JSON.stringify(out.r));
+      assert(out.afterLate === "completed", `the late heartbeat reopened it: ${out.afterLate}`);
+      assert(out.usageCold === "64,000 / 128,000 tokens", out.usageCold);
+      assert(out.exceeded === "Context window exceeded", out.exceeded);
+      assert(out.interrupted === true && same(out.chip, ["interrupted", "Compaction interrupted · turn cancelled"]), JSON.stringify(out.chip));
+      assert(out.threw === "TypeError", `turnEnded("sideways") threw ${out.threw}`);
+      assert(same(out.connection, ["reconnecting", "reconnecting"]), JSON.stringify(out.connection));
+      assert(out.state.history.length === 1 && out.state.interrupted?.reason === "cancelled", JSON.stringify(out.state.history));
+      assert(out.state.metrics.display_remaining_percent === 0, JSON.stringify(out.state.metrics));
+      const kinds = out.ignored.map((d) => [d.outcome, d.field, d.bubbles && d.composed]);
+      assert(same(kinds, [["stale", "context_compaction.created_at", true], ["malformed", "phase", true]]), JSON.stringify(out.ignored));
+      assert(out.ignored.every((d) => typeof d.reason === "string" && d.reason.length > 0), JSON.stringify(out.ignored));
+    }),
+  );
+
+  await check("issue 24.5: a 10 MB failure_reason costs the page no task over 50 ms, and is laid out cut", () =>
+    h.with(async ({ page }) => {
+      const out = await page.evaluate(
+        async ([add, e]) => {
+          eval(add);
+          tb.pushEvent(e);
+          const long = [];
+          new PerformanceObserver((list) => long.push(...list.getEntries().map((x) => Math.round(x.duration)))).observe({ type: "longtask" });
+          const fallback = JSON.parse(JSON.stringify(e));
+          fallback.context_compaction.status = "fallback";
+          fallback.context_compaction.failure_reason = "r".repeat(10 << 20);
+          await new Promise((r) => setTimeout(r, 200));
+          const before = long.length;
+          const r = await new Promise((resolve) => setTimeout(() => resolve(tb.pushEvent(fallback)), 0));
+          await new Promise((r) => setTimeout(r, 2500));
+          const chip = tb.shadowRoot.querySelector('[data-testid="ctxguard-compaction"]');
+          return { r, long: long.slice(before), shown: chip.textContent.length, title: chip.title.length, kept: tb.state.compaction.failure_reason.length };
+        },
+        [ADD("big"), compaction("in_progress")],
+      );
+      assert(out.r === "applied", out.r);
+      assert(out.shown < 1_100 && out.title === 10 << 20 && out.kept === 10 << 20, JSON.stringify(out));
+      assert(out.long.length === 0, `long tasks (ms): ${out.long.join(", ")}`);
+    }),
+  );
+
   await check("pushEvent applies the SSE payload, Wegent's chat:status_updated payload and JSON text", () =>
     h.with(async ({ page }) => {
       const out = await page.evaluate(
@@ -53,9 +123,11 @@ export async function toolbarChecks(h, check) {
   await check('pushEvent with each malformed input returns "malformed" and changes nothing', () =>
     h.with(async ({ page }) => {
       const good = event(40_000);
-      const badPhase = { ...event(1), phase: "no_such_phase" };
+      // A phase that is not a string (an unknown name applies, issue 23 point 3), and a count
+      // that is not a number (a negative one is clamped, point 4).
+      const badPhase = { ...event(1), phase: ["no_such_phase"] };
       const negative = event(1);
-      negative.context_metrics.used_input_tokens = -5;
+      negative.context_metrics.used_input_tokens = "-5";
       const fraction = event(1);
       fraction.context_metrics.used_input_tokens = 1.5;
       const badTime = compaction("started", { created_at: "yesterday" });

@@ -1,9 +1,12 @@
 // The examples as a user runs them, in headless Chromium: examples/plain-html
 // (one import, a toolbar fed by SSE from `ctxguard serve --demo`) and
 // examples/react (built by Vite: a React 19 chat UI feeding the toolbar from
-// a Socket.IO-like emitter and reading ctxguard-change back into React state).
+// a Socket.IO-like emitter and reading ctxguard-change back into React state)
+// and examples/socketio (a real socket.io 4.8 server emitting a scripted Wegent
+// session to a plain page that imports the installed toolbar tarball).
 //
 // Usage: node tests/examples/run.mjs --bin PATH [--screenshot docs/react-example.png]
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { launchBrowser, root, serveDirectory } from "../support/browser.mjs";
 import { Tally, assert, option, startServe, stopAll, until } from "../support/net.mjs";
@@ -16,6 +19,25 @@ if (!bin) {
 }
 
 const tally = new Tally();
+
+/** Starts `node SCRIPT ...args` and resolves with `{proc, url}` once it prints its address. */
+function startNodeServer(script, args) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out}`)), 15_000);
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/listening on (http:\/\/[^\s]+\/)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ proc, url: m[1] });
+      }
+    });
+    proc.stderr.on("data", (d) => (out += d));
+    proc.on("exit", (code) => reject(new Error(`${script} exited early (${code}): ${out}`)));
+  });
+}
 const site = await serveDirectory(root);
 const browser = await launchBrowser();
 const deep = (id) => `document.querySelector("ctxguard-toolbar").shadowRoot.querySelector('[data-testid="${id}"]')`;
@@ -79,6 +101,44 @@ try {
       console.log(`wrote ${screenshot}`);
     }
     await page.close();
+  });
+  await tally.check("socket.io: a Wegent session on the real socket.io reaches the toolbar; late, unknown and cancelled handled", async () => {
+    const server = await startNodeServer(join(root, "examples/socketio/server.mjs"), ["--port", "0", "--step-ms", "120"]);
+    try {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      const ignored = [];
+      await page.exposeFunction("reportIgnored", (d) => ignored.push(d));
+      await page.addInitScript(() => {
+        document.addEventListener("ctxguard-ignored", (e) => window.reportIgnored(e.detail));
+      });
+      const connections = [];
+      await page.exposeFunction("reportConnection", (c) => connections.push(c));
+      await page.addInitScript(() => {
+        document.addEventListener("ctxguard-change", (e) => window.reportConnection(e.detail.connection));
+      });
+      await page.goto(server.url);
+      await until("the session played", () => page.evaluate(() => document.body.dataset.done === "true"), 30000);
+      const seen = await page.evaluate(() => {
+        const el = document.querySelector("ctxguard-toolbar");
+        const q = (id) => el.shadowRoot.querySelector(`[data-testid="${id}"]`);
+        return { state: el.state, chip: q("ctxguard-compaction").dataset.state, usage: q("ctxguard-usage").textContent, connection: q("ctxguard-connection").dataset.state };
+      });
+      const s = seen.state;
+      assert(seen.chip === "interrupted" && s.interrupted?.reason === "cancelled", `after chat:cancelled: ${seen.chip} ${JSON.stringify(s.interrupted)}`);
+      assert(s.history.length === 1 && s.history[0].status === "completed" && s.history[0].after_tokens === 33_900, JSON.stringify(s.history));
+      assert(s.phase === "summary_compact" && seen.usage === "101,500 / 128,000 tokens", `${s.phase} ${seen.usage}`);
+      assert(seen.connection === "live" && connections.includes("reconnecting"), `${seen.connection} ${connections.join(",")}`);
+      const stale = ignored.filter((d) => d.outcome === "stale");
+      assert(stale.length === 1 && stale[0].field === "context_compaction.created_at", `the late cached in_progress: ${JSON.stringify(ignored)}`);
+      assert(ignored.length === 1, `nothing else ignored (persisted applies): ${JSON.stringify(ignored)}`);
+      assert(errors.length === 0, errors.join(" | "));
+      await page.close();
+    } finally {
+      server.proc.kill("SIGTERM");
+    }
   });
 } catch (e) {
   tally.fail(`setup: ${e && e.stack ? e.stack : e}`);

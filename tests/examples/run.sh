@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The examples, built and driven as a user runs them: examples/plain-html
-# against `ctxguard serve --demo`, and examples/react (npm ci from its lock
-# file, type-checked with the package's declarations, built by Vite). Prints
+# against `ctxguard serve --demo`, examples/react (npm ci from its lock
+# file, type-checked with the package's declarations, built by Vite), and
+# examples/socketio (npm ci of its pinned socket.io server and client, then the
+# packed toolbar tarball installed as a user would). Prints
 # `N passed, M failed`; exits non-zero on any failure.
 #   UPDATE_SCREENSHOT=1 bash tests/examples/run.sh   # also writes docs/react-example.png
 set -euo pipefail
@@ -34,6 +36,11 @@ echo "==> examples/react: npm ci (when its lock file changed), tsc --noEmit, vit
 npm_ci_if_changed examples/react
 (cd examples/react && npm run --silent build)
 npm_ci_if_changed tests/support
+
+echo "==> examples/socketio: npm ci, then the toolbar tarball"
+npm_ci_if_changed examples/socketio
+tarball=$(ls pkg/ctxguard-toolbar-*.tgz)
+(cd examples/socketio && npm install --no-save --offline --no-audit --no-fund --silent "$root/$tarball")
 
 shot=()
 [ "${UPDATE_SCREENSHOT:-}" = 1 ] && shot=(--screenshot "$root/docs/react-example.png")

@@ -15,6 +15,7 @@ async function main() {
   const load = (path) => import(pathToFileURL(join(root, path)).href);
   const { Tally, assert } = await load("tests/support/net.mjs");
   const { checkNodeApi, checkVectors } = await load("tests/npm-node/checks.mjs");
+  const { checkFaults, checkTrap } = await load("tests/npm-node/faults.mjs");
   const tally = new Tally();
   console.log(`require: require("ctxguard-core") to the first countTokens: ${requireToFirstCountMs.toFixed(1)} ms (one run)`);
   await tally.check("require: ready on require (no init())", () => assert(first === 2, `countTokens gave ${first}`));
@@ -25,6 +26,9 @@ async function main() {
     const esm = await import("ctxguard-core");
     assert(esm.countTokens === ctx.countTokens && esm.TokenLedger === ctx.TokenLedger, "two copies of the package");
   });
+  await checkFaults("require", ctx, tally);
+  // Last: it replaces the instance.
+  await checkTrap("require", ctx, tally);
   return tally.finish();
 }
 

@@ -3,9 +3,9 @@
 # builds the package (scripts/build-packages.sh skips an up-to-date one), installs
 # the packed tarball offline into a fresh folder, then runs host.mjs (`import`)
 # and host.cjs (`require`) there: every public case of the JS kinds through each,
-# the export list and argument handling, and the time from import to the first count;
-# then documents.mjs (every document case through parseDocument) and pool.mjs
-# (ctxguard-core/pool's TokenPool on worker_threads).
+# the export list and argument handling, issue 24's faults (faults.mjs), and the time
+# from import to the first count; then documents.mjs (every document case through
+# parseDocument) and pool.mjs (ctxguard-core/pool's TokenPool on worker_threads).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"

@@ -19,6 +19,24 @@ export type FeedSource = "sse" | "host";
 /** The connection as the toolbar shows it (`host`: fed by the page). */
 export type ConnectionState = "connecting" | "live" | "reconnecting" | "offline" | "host";
 
+/** How a turn ended, as `turnEnded` is told (Wegent: `chat:done`, `chat:error`, `chat:cancelled`). */
+export type TurnEnd = "done" | "error" | "cancelled";
+
+/** The compaction a turn's end interrupted (its record in `compaction` still says it runs). */
+export interface Interruption {
+  created_at: string;
+  reason: TurnEnd | null;
+}
+
+/** The detail of `ctxguard-ignored`: an event the toolbar did not apply, and why. */
+export interface IgnoredEvent {
+  outcome: "stale" | "malformed" | "unknown";
+  /** Dotted path of the field to blame (`id`, `phase`, `context_metrics.used_input_tokens`, …), when one is. */
+  field: string | null;
+  /** What was wrong, for a person. */
+  reason: string;
+}
+
 /** One compaction that ended. */
 export interface HistoryEntry {
   /** The compaction's `created_at`: its key. */
@@ -59,6 +77,8 @@ export interface ToolbarState {
   phase: Phase | null;
   metrics: ContextMetricsSnapshot | null;
   compaction: ContextCompaction | null;
+  /** Set when `turnEnded` interrupted the compaction shown. */
+  interrupted: Interruption | null;
   /** Ended compactions, newest first (at most 50). */
   history: HistoryEntry[];
   forecast: Forecast | null;
@@ -122,12 +142,14 @@ export interface PreviewReport {
 
 export type ToolbarChangeEvent = CustomEvent<ToolbarState>;
 export type ToolbarCompactionEvent = CustomEvent<ContextCompaction>;
+export type ToolbarIgnoredEvent = CustomEvent<IgnoredEvent>;
 export type AttachmentPreviewEvent = CustomEvent<PreviewReport>;
 export type AttachmentPreviewProgressEvent = CustomEvent<PreviewProgress>;
 
 export interface CtxguardToolbarEventMap extends HTMLElementEventMap {
   "ctxguard-change": ToolbarChangeEvent;
   "ctxguard-compaction": ToolbarCompactionEvent;
+  "ctxguard-ignored": ToolbarIgnoredEvent;
 }
 
 export interface CtxguardAttachmentPreviewEventMap extends HTMLElementEventMap {
@@ -139,6 +161,10 @@ export interface CtxguardAttachmentPreviewEventMap extends HTMLElementEventMap {
 export declare class CtxguardToolbarElement extends HTMLElement {
   /** Applies one status event (object or JSON text; SSE or chat:status_updated shape). */
   pushEvent(event: StatusEvent | ChatStatusUpdated | string | object, id?: number | string): EventOutcome;
+  /** The turn ended: a compaction still running shows as interrupted (`data-state="interrupted"`), out of the history. Returns whether one was. */
+  turnEnded(reason?: TurnEnd): boolean;
+  /** `source="host"` only: shows the host's own socket state where "Fed by the page" is (`null` shows that again). */
+  setConnection(state: "live" | "reconnecting" | "offline" | null): void;
   /** Applies a `/context` body (the server's word, as on a resync). */
   applyContext(state: ContextState | string): "applied" | "malformed";
   /** Forgets the saved state and history of this session. */
@@ -197,6 +223,8 @@ export interface CtxguardToolbarAttributes {
   source?: FeedSource;
   /** One line, no legend. */
   compact?: boolean | "";
+  /** `source="sse"`: a compaction with no event for this long shows `data-state="stalled"` (default 120000). */
+  "stale-after-ms"?: number | string;
   /** Follows prefers-color-scheme unless set. */
   theme?: "light" | "dark";
 }
@@ -235,6 +263,7 @@ export type CtxguardToolbarJsx = CtxguardToolbarAttributes &
   JsxHostProps<CtxguardToolbarElement> & {
     "onctxguard-change"?: (event: ToolbarChangeEvent) => void;
     "onctxguard-compaction"?: (event: ToolbarCompactionEvent) => void;
+    "onctxguard-ignored"?: (event: ToolbarIgnoredEvent) => void;
   };
 
 /** `<ctxguard-attachment-preview>` in JSX. */
@@ -264,6 +293,7 @@ declare global {
   interface DocumentEventMap {
     "ctxguard-change": ToolbarChangeEvent;
     "ctxguard-compaction": ToolbarCompactionEvent;
+    "ctxguard-ignored": ToolbarIgnoredEvent;
     "ctxguard-preview": AttachmentPreviewEvent;
   }
 

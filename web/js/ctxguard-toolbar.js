@@ -88,7 +88,7 @@ class PreviewWorker {
 
 function defineElements() {
   class CtxguardToolbarElement extends HTMLElement {
-    static observedAttributes = ["session", "server", "token", "lang", "source", "compact"];
+    static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms"];
     #controller;
 
     constructor() {
@@ -112,6 +112,16 @@ function defineElements() {
     /** Applies one status event; returns "applied" | "stale" | "malformed" | "unknown". */
     pushEvent(event, id) {
       return this.#controller.pushEvent(event, id);
+    }
+
+    /** The turn ended ("done" | "error" | "cancelled" | omitted): a running compaction shows as interrupted. */
+    turnEnded(reason) {
+      return this.#controller.turnEnded(reason);
+    }
+
+    /** source="host": the host's own connection, "live" | "reconnecting" | "offline" (null: "Fed by the page"). */
+    setConnection(state) {
+      this.#controller.setConnection(state);
     }
 
     /** Applies a /context body (the server's word); returns "applied" | "malformed". */

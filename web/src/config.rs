@@ -5,7 +5,9 @@
 //! `<ctxguard-toolbar>`: `session` (default `demo`), `server` (an origin;
 //! default the page's), `token` (sent as `?token=` on every request), `lang`
 //! (`en` | `zh-CN`; default the nearest `lang` up the document, then the
-//! browser's), `source` (`sse`, the default, or `host`), `compact`.
+//! browser's), `source` (`sse`, the default, or `host`), `compact`, `stale-after-ms`
+//! (`source="sse"`: a compaction with no event for longer shows as stalled; default
+//! [`DEFAULT_STALE_AFTER_MS`]).
 //! `<ctxguard-attachment-preview>`: `model`, `limit`, `lang`, `max-upload-bytes`,
 //! `max-text-length` (its `for` link is the entry script's: it finds the toolbar).
 
@@ -13,6 +15,10 @@ use crate::i18n::Lang;
 
 /// The session shown when none is named.
 pub const DEFAULT_SESSION: &str = "demo";
+
+/// Milliseconds without an event after which a running compaction shows as stalled
+/// (Wegent's heartbeat comes every 15 s).
+pub const DEFAULT_STALE_AFTER_MS: u64 = 120_000;
 
 /// Where a toolbar's events come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,6 +113,8 @@ pub struct ToolbarConfig {
     pub source: FeedSource,
     /// One line, no legend.
     pub compact: bool,
+    /// `stale-after-ms`, a positive integer (default [`DEFAULT_STALE_AFTER_MS`]).
+    pub stale_after_ms: u64,
 }
 
 /// An attribute's value, trimmed; absent or blank is `None`.
@@ -134,7 +142,17 @@ impl ToolbarConfig {
             lang: pick_lang(text("lang").as_deref(), inherited_lang, browser_langs),
             source: FeedSource::parse(text("source").as_deref()),
             compact: attr("compact").is_some_and(|v| v.trim() != "false"),
+            stale_after_ms: text("stale-after-ms")
+                .and_then(|v| v.parse::<u64>().ok())
+                .filter(|ms| *ms > 0)
+                .unwrap_or(DEFAULT_STALE_AFTER_MS),
         }
+    }
+
+    /// The stall watch of this configuration: `stale-after-ms` for a stream, none when the
+    /// host feeds the events (it says when a turn ends).
+    pub fn stall_watch_ms(&self) -> Option<f64> {
+        (self.source == FeedSource::Sse).then_some(self.stale_after_ms as f64)
     }
 
     /// Whether going from `self` to `next` needs the feed started over (session,
@@ -221,6 +239,16 @@ mod tests {
         assert_eq!(c.lang, Lang::En);
         assert_eq!(c.source, FeedSource::Sse);
         assert!(!c.compact);
+        assert_eq!(c.stale_after_ms, 120_000);
+        assert_eq!(c.stall_watch_ms(), Some(120_000.0));
+        let quick = ToolbarConfig::from_attributes(attrs(&[("stale-after-ms", " 500 ")]), None, []);
+        assert_eq!(quick.stale_after_ms, 500);
+        for bad in ["0", "-5", "soon", "1.5"] {
+            let c = ToolbarConfig::from_attributes(attrs(&[("stale-after-ms", bad)]), None, []);
+            assert_eq!(c.stale_after_ms, DEFAULT_STALE_AFTER_MS, "{bad}");
+        }
+        let host = ToolbarConfig::from_attributes(attrs(&[("source", "host")]), None, []);
+        assert_eq!(host.stall_watch_ms(), None);
     }
 
     #[test]

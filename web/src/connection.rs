@@ -41,4 +41,6 @@ pub enum OfflineReason {
     UnknownSession,
     /// Too many consecutive attempts failed.
     Unreachable,
+    /// The host page says its own connection is offline.
+    HostSaid,
 }

@@ -6,6 +6,8 @@
 mod preview;
 
 use crate::connection::{Connection, OfflineReason};
+use crate::text_bound::shown;
+use crate::turn_end::TurnEnd;
 use crate::view::{CompactionView, Source};
 
 /// A UI language.
@@ -95,6 +97,16 @@ impl Text {
         }
     }
 
+    /// The remaining chip when usage is over the whole window.
+    pub fn exceeded(&self) -> &'static str {
+        self.pick("Context window exceeded", "已超出上下文窗口")
+    }
+
+    /// [`Text::exceeded`] in a narrow box.
+    pub fn exceeded_short(&self) -> &'static str {
+        self.pick("exceeded", "已超出")
+    }
+
     /// "used / total tokens".
     pub fn usage(&self, used: i64, total: i64) -> String {
         let (used, total) = (group_thousands(used), group_thousands(total));
@@ -178,14 +190,48 @@ impl Text {
                     (Lang::ZhCn, _, _) => (format!("已从 {before} 压缩"), String::new()),
                 }
             }
-            CompactionView::Fallback { reason } => {
-                let main = self.pick("Compaction fell back", "压缩已回退").to_string();
-                let detail = match self.fallback_reason(reason) {
-                    Some(human) => format!(": {human} ({reason})"),
-                    None => format!(": {}", if reason.is_empty() { "?" } else { reason }),
+            CompactionView::Fallback { reason } => self.fallback_parts(reason),
+            CompactionView::Interrupted { reason } => {
+                let main = self
+                    .pick("Compaction interrupted", "压缩已中断")
+                    .to_string();
+                let detail = match (lang, reason) {
+                    (_, None) => String::new(),
+                    (Lang::En, Some(r)) => format!(" · {}", self.turn_end(*r)),
+                    (Lang::ZhCn, Some(r)) => format!("（{}）", self.turn_end(*r)),
                 };
                 (main, detail)
             }
+            CompactionView::Stalled { quiet_secs, .. } => {
+                let quiet = format_elapsed(lang, *quiet_secs);
+                let main = self.pick("Compaction stalled?", "压缩无响应？").to_string();
+                let detail = match lang {
+                    Lang::En => format!(" · no news for {quiet}"),
+                    Lang::ZhCn => format!(" · {quiet}无更新"),
+                };
+                (main, detail)
+            }
+        }
+    }
+
+    /// The label of a fallback: its main part, then the reason (at most
+    /// [`crate::text_bound::MAX_SHOWN_CHARS`] characters of it).
+    fn fallback_parts(&self, reason: &str) -> (String, String) {
+        let main = self.pick("Compaction fell back", "压缩已回退").to_string();
+        let detail = match self.fallback_reason(reason) {
+            Some(human) => format!(": {human} ({reason})"),
+            None if reason.is_empty() => ": ?".to_string(),
+            None => format!(": {}", shown(reason)),
+        };
+        (main, detail)
+    }
+
+    /// How a turn ended.
+    pub fn turn_end(&self, end: TurnEnd) -> &'static str {
+        match end {
+            TurnEnd::Done => self.pick("turn ended", "对话已结束"),
+            TurnEnd::Error => self.pick("turn failed", "对话出错"),
+            TurnEnd::Cancelled => self.pick("turn cancelled", "对话已取消"),
         }
     }
 
@@ -207,6 +253,8 @@ impl Text {
             } => format!("−{}", group_thousands(*s)),
             CompactionView::Completed { .. } => self.pick("done", "完成").into(),
             CompactionView::Fallback { .. } => self.pick("fell back", "已回退").into(),
+            CompactionView::Interrupted { .. } => self.pick("interrupted", "已中断").into(),
+            CompactionView::Stalled { .. } => self.pick("stalled?", "无响应？").into(),
         }
     }
 
@@ -251,6 +299,14 @@ impl Text {
                 group_thousands(*target_tokens)
             ),
             (_, CompactionView::Fallback { reason }) => reason.clone(),
+            (Lang::En, CompactionView::Stalled { elapsed_secs, .. }) => format!(
+                "Compacting for {}; no event since, the server may have stopped",
+                format_elapsed(Lang::En, *elapsed_secs)
+            ),
+            (Lang::ZhCn, CompactionView::Stalled { elapsed_secs, .. }) => format!(
+                "已压缩 {}，之后没有收到事件，服务器可能已停止",
+                format_elapsed(Lang::ZhCn, *elapsed_secs)
+            ),
             (_, other) => self.compaction(other),
         }
     }
@@ -264,7 +320,9 @@ impl Text {
             Connection::Host => self.pick("Fed by the page", "由页面推送"),
             Connection::Offline => match reason {
                 Some(OfflineReason::UnknownSession) => self.pick("Unknown session", "会话不存在"),
-                Some(OfflineReason::BrowserOffline) => self.pick("Offline", "离线"),
+                Some(OfflineReason::BrowserOffline | OfflineReason::HostSaid) => {
+                    self.pick("Offline", "离线")
+                }
                 _ => self.pick("Offline · retrying", "离线 · 重试中"),
             },
         }
@@ -400,9 +458,8 @@ impl Text {
     pub fn history_outcome(&self, entry: &crate::history::HistoryEntry) -> String {
         use ctxguard_core::protocol::CompactionStatus;
         if entry.status == CompactionStatus::Fallback {
-            return self.compaction(&CompactionView::Fallback {
-                reason: entry.reason.clone().unwrap_or_default(),
-            });
+            let (main, detail) = self.fallback_parts(entry.reason.as_deref().unwrap_or_default());
+            return main + &detail;
         }
         self.compaction(&CompactionView::Completed {
             before_tokens: entry.before_tokens,
@@ -486,6 +543,36 @@ mod tests {
             reason: "<b>boom</b>".into(),
         };
         assert_eq!(en.compaction(&fell), "Compaction fell back: <b>boom</b>");
+        let long = CompactionView::Fallback {
+            reason: "x".repeat(10_000_000),
+        };
+        let (_, detail) = en.compaction_parts(&long);
+        assert_eq!(
+            detail.chars().count(),
+            2 + crate::text_bound::MAX_SHOWN_CHARS + 1
+        );
+        let cut = CompactionView::Interrupted {
+            reason: Some(TurnEnd::Cancelled),
+        };
+        assert_eq!(
+            en.compaction(&cut),
+            "Compaction interrupted · turn cancelled"
+        );
+        assert_eq!(zh.compaction(&cut), "压缩已中断（对话已取消）");
+        assert_eq!(
+            en.compaction(&CompactionView::Interrupted { reason: None }),
+            "Compaction interrupted"
+        );
+        let stalled = CompactionView::Stalled {
+            elapsed_secs: 200,
+            quiet_secs: 125,
+        };
+        assert_eq!(
+            en.compaction(&stalled),
+            "Compaction stalled? · no news for 2m 05s"
+        );
+        assert_eq!(zh.compaction(&stalled), "压缩无响应？ · 2 分 05 秒无更新");
+        assert_eq!(zh.exceeded(), "已超出上下文窗口");
         let fell = CompactionView::Fallback {
             reason: "summary_compact_failed".into(),
         };

@@ -68,6 +68,8 @@ pub mod public_state;
 pub mod run_clock;
 pub mod saved;
 pub mod state;
+pub mod text_bound;
+pub mod turn_end;
 pub mod view;
 
 #[cfg(all(target_arch = "wasm32", feature = "components"))]

@@ -6,8 +6,9 @@ use crate::attachment_budget::AttachmentBudget;
 use crate::forecast::Forecast;
 use crate::history::HistoryEntry;
 use crate::state::Toolbar;
+use crate::turn_end::Interruption;
 use ctxguard_core::metrics::ContextMetricsSnapshot;
-use ctxguard_core::protocol::{CompactionStatus, ContextCompaction, Phase};
+use ctxguard_core::protocol::{CompactionStatus, ContextCompaction, ReceivedPhase};
 use serde::Serialize;
 
 /// `{session, connection, restored, metrics, compaction, history, forecast, …}`.
@@ -21,12 +22,14 @@ pub struct PublicState<'a> {
     pub restored: bool,
     /// Id of the latest applied event.
     pub last_event_id: Option<u64>,
-    /// Phase of the latest applied event.
-    pub phase: Option<Phase>,
+    /// Phase of the latest applied event, as sent (known or not).
+    pub phase: Option<&'a ReceivedPhase>,
     /// The latest metrics, as the wire carries them.
     pub metrics: Option<&'a ContextMetricsSnapshot>,
     /// The latest compaction record, as the wire carries it.
     pub compaction: Option<&'a ContextCompaction>,
+    /// Set when a turn's end interrupted that compaction (its record still says it runs).
+    pub interrupted: Option<&'a Interruption>,
     /// Ended compactions, newest first.
     pub history: Vec<&'a HistoryEntry>,
     /// Turns left before compaction, when they can be told.
@@ -47,6 +50,7 @@ impl<'a> PublicState<'a> {
             phase: toolbar.phase(),
             metrics,
             compaction: toolbar.compaction(),
+            interrupted: toolbar.interrupted(),
             history: toolbar.history().newest_first().collect(),
             forecast: metrics.and_then(|m| {
                 toolbar
@@ -55,6 +59,12 @@ impl<'a> PublicState<'a> {
             }),
             attachment_budget: toolbar.attachment_budget(),
         }
+    }
+
+    /// Whether a host would read another state from `after` than from `before` (the
+    /// session aside). Cheap: no JSON is built.
+    pub fn differs(before: &Toolbar, after: &Toolbar) -> bool {
+        PublicState::of("", before) != PublicState::of("", after)
     }
 
     /// The JSON text.
@@ -84,7 +94,7 @@ mod tests {
         assert_eq!(
             empty,
             json!({"session": "s", "connection": "connecting", "restored": false, "last_event_id": null,
-                   "phase": null, "metrics": null, "compaction": null, "history": [], "forecast": null,
+                   "phase": null, "metrics": null, "compaction": null, "interrupted": null, "history": [], "forecast": null,
                    "attachment_budget": {"model": "gpt-4o", "limit_tokens": 15000}})
         );
         for (id, used) in [(1, 1_000), (2, 2_000), (3, 4_000)] {

@@ -7,6 +7,7 @@
 use crate::forecast::TurnForecast;
 use crate::history::HistoryEntry;
 use crate::run_clock::RunAnchor;
+use crate::turn_end::Interruption;
 use ctxguard_core::protocol::ContextState;
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +33,9 @@ pub struct SavedToolbar {
     /// When the running compaction began, in local time.
     #[serde(default)]
     pub run: Option<RunAnchor>,
+    /// The compaction a turn's end interrupted, when it is the one shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Interruption>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -82,6 +86,7 @@ mod tests {
             history: Vec::new(),
             forecast,
             run: None,
+            interrupted: None,
         }
     }
 

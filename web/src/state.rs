@@ -16,7 +16,18 @@
 //!   the browser's clock whatever the server's says ([`crate::run_clock`]);
 //! - every compaction that ends becomes one entry of the history ([`crate::history`]), and
 //!   turn starts feed the forecast of turns left ([`crate::forecast`]);
-//! - restored state is marked as such until the server (or the host) confirms it.
+//! - restored state is marked as such until the server (or the host) confirms it;
+//! - a `started` or `in_progress` event of a compaction that already ended (or was
+//!   interrupted), by its `created_at`, is stale: Wegent's join handler can deliver a
+//!   live `completed` before the cached `in_progress`;
+//! - a turn that ends while a compaction runs ([`Toolbar::turn_ended`]) interrupts it:
+//!   shown as interrupted, not added to the history;
+//! - with a stall watch set (`source="sse"`), a compaction with no event for longer
+//!   than the watch shows as stalled until its next event;
+//! - an unknown phase updates the metrics like any phase without a compaction; counts
+//!   out of range are clamped (core's [`ReceivedStatus`]); only a missing or mistyped
+//!   field makes an event malformed, and every ignored event leaves its reason
+//!   ([`Toolbar::last_refusal`]).
 
 use crate::attachment_budget::AttachmentBudget;
 use crate::forecast::TurnForecast;
@@ -24,24 +35,34 @@ use crate::history::CompactionHistory;
 use crate::ids::{EventCursor, IdVerdict};
 use crate::run_clock::{elapsed_secs, offset_from_start, run_start_ms, RunAnchor};
 use crate::saved::SavedToolbar;
+use crate::turn_end::{Interruption, TurnEnd};
 use crate::view::{CompactionView, MetricsView, ToolbarView};
 use ctxguard_core::metrics::ContextMetricsSnapshot;
 use ctxguard_core::protocol::{
-    CompactionStatus, ContextCompaction, ContextState, Phase, StatusEvent, EVENT_NAME,
+    CompactionStatus, ContextCompaction, ContextState, Phase, ReceiveError, ReceivedPhase,
+    ReceivedStatus, EVENT_NAME,
 };
 
 pub use crate::connection::{Connection, OfflineReason, OFFLINE_AFTER_FAILURES};
-pub use crate::outcome::{EventOutcome, IgnoredEvents};
+pub use crate::outcome::{EventOutcome, IgnoredEvents, Refusal};
 
 /// The toolbar's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Toolbar {
     cursor: EventCursor,
-    phase: Option<Phase>,
+    phase: Option<ReceivedPhase>,
     metrics: Option<ContextMetricsSnapshot>,
     compaction: Option<ContextCompaction>,
     /// Local start of the running compaction.
     run: Option<RunAnchor>,
+    /// Local time of the running compaction's latest event.
+    run_seen_ms: Option<f64>,
+    /// The compaction a turn's end interrupted.
+    interrupted: Option<Interruption>,
+    /// Milliseconds without an event after which a running compaction shows as stalled.
+    stall_after_ms: Option<f64>,
+    /// Why the latest ignored event was ignored.
+    last_refusal: Option<Refusal>,
     /// The server's clock offset (local − server), learnt from a live `started`.
     clock_offset_ms: Option<f64>,
     model: Option<String>,
@@ -71,6 +92,10 @@ impl Toolbar {
             metrics: None,
             compaction: None,
             run: None,
+            run_seen_ms: None,
+            interrupted: None,
+            stall_after_ms: None,
+            last_refusal: None,
             clock_offset_ms: None,
             model: None,
             attachment_limit: None,
@@ -93,7 +118,7 @@ impl Toolbar {
         };
         let state = saved.state;
         t.cursor = EventCursor::at(Some(state.event_id));
-        t.phase = state.phase;
+        t.phase = state.phase.map(ReceivedPhase::Known);
         t.metrics = state.context_metrics;
         t.model = state.model;
         t.attachment_limit = state.attachment_limit;
@@ -115,6 +140,11 @@ impl Toolbar {
                 created_at: c.created_at.clone(),
                 start_ms,
             });
+            t.run_seen_ms = Some(now_ms);
+            t.interrupted = saved.interrupted.filter(|i| i.created_at == c.created_at);
+            if t.interrupted.is_some() {
+                t.run = None;
+            }
         }
         t.compaction = state.context_compaction;
         t.restored = true;
@@ -133,6 +163,7 @@ impl Toolbar {
             browser_offline: self.browser_offline,
             failures: self.failures,
             clock_offset_ms: self.clock_offset_ms,
+            stall_after_ms: self.stall_after_ms,
             history,
             ..Toolbar::new()
         }
@@ -150,13 +181,18 @@ impl Toolbar {
         if !self.is_compacting_record(snapshot.context_compaction.as_ref()) {
             self.run = None;
         }
+        if self.interrupted.as_ref().map(|i| &i.created_at)
+            != snapshot.context_compaction.as_ref().map(|c| &c.created_at)
+        {
+            self.interrupted = None;
+        }
         if !continuous && snapshot.phase == Some(Phase::BuildMessages) {
             if let Some(m) = &snapshot.context_metrics {
                 self.forecast.turn_started(m.used_input_tokens);
             }
         }
         self.cursor.reset_to(snapshot.event_id);
-        self.phase = snapshot.phase;
+        self.phase = snapshot.phase.map(ReceivedPhase::Known);
         self.metrics = snapshot.context_metrics;
         self.compaction = snapshot.context_compaction;
         if snapshot.model.is_some() {
@@ -169,7 +205,13 @@ impl Toolbar {
     }
 
     fn is_compacting_record(&self, c: Option<&ContextCompaction>) -> bool {
-        c.is_some_and(|c| c.status.is_compacting())
+        c.is_some_and(|c| c.status.is_compacting() && !self.was_interrupted(&c.created_at))
+    }
+
+    fn was_interrupted(&self, created_at: &str) -> bool {
+        self.interrupted
+            .as_ref()
+            .is_some_and(|i| i.created_at == created_at)
     }
 
     /// Handles one SSE event: `id` is its id, `name` its event name, `data` its payload.
@@ -181,14 +223,19 @@ impl Toolbar {
         now_ms: f64,
     ) -> EventOutcome {
         if name != EVENT_NAME {
-            return self.ignore(EventOutcome::Unknown);
+            let reason = format!(
+                "event {} is not {EVENT_NAME}",
+                crate::text_bound::quoted(name)
+            );
+            return self.refuse(Refusal::new(EventOutcome::Unknown, None, reason));
         }
         let Some(id) = id.and_then(crate::ids::id_from_str) else {
-            return self.ignore(EventOutcome::Malformed);
+            return self.refuse(Refusal::bad_id(id));
         };
-        match StatusEvent::accept_text(data) {
-            Some(event) => self.apply_numbered(id, event, now_ms),
-            None => self.ignore(EventOutcome::Malformed),
+        match ReceivedStatus::from_text(data) {
+            Ok(event) => self.apply_numbered(id, event, now_ms),
+            // In a stream, an event named response.status.updated is one: another type is an error.
+            Err(e) => self.refuse(Refusal::of_error(e, EventOutcome::Malformed)),
         }
     }
 
@@ -200,38 +247,74 @@ impl Toolbar {
         payload: &serde_json::Value,
         now_ms: f64,
     ) -> EventOutcome {
-        let other_type = payload
-            .get("type")
-            .and_then(serde_json::Value::as_str)
-            .is_some_and(|t| t != EVENT_NAME);
-        if other_type {
-            return self.ignore(EventOutcome::Unknown);
-        }
-        match StatusEvent::accept_payload(payload) {
-            Some(event) => {
+        self.apply_host_received(id, ReceivedStatus::from_payload(payload), now_ms)
+    }
+
+    /// [`Toolbar::apply_host_event`] for a payload given as JSON text (read once, never
+    /// copied into a `serde_json::Value`).
+    pub fn apply_host_text(&mut self, id: Option<u64>, text: &str, now_ms: f64) -> EventOutcome {
+        self.apply_host_received(id, ReceivedStatus::from_text(text), now_ms)
+    }
+
+    fn apply_host_received(
+        &mut self,
+        id: Option<u64>,
+        read: Result<ReceivedStatus, ReceiveError>,
+        now_ms: f64,
+    ) -> EventOutcome {
+        match read {
+            Ok(event) => {
                 let id = id.unwrap_or_else(|| self.cursor.next_id());
                 self.apply_numbered(id, event, now_ms)
             }
-            None => self.ignore(EventOutcome::Malformed),
+            // A host may forward other socket events: another type is unknown, not an error.
+            Err(e) => self.refuse(Refusal::of_error(e, EventOutcome::Unknown)),
         }
     }
 
-    /// Counts an event the caller could not even read (its id or JSON) as malformed.
-    pub fn reject_malformed(&mut self) -> EventOutcome {
-        self.ignore(EventOutcome::Malformed)
+    /// Counts an event the caller could not even read (its id or JSON) as malformed,
+    /// `field` and `reason` saying why.
+    pub fn reject_malformed(&mut self, field: Option<&str>, reason: &str) -> EventOutcome {
+        self.refuse(Refusal::new(
+            EventOutcome::Malformed,
+            field,
+            reason.to_string(),
+        ))
     }
 
-    fn ignore(&mut self, outcome: EventOutcome) -> EventOutcome {
+    fn refuse(&mut self, refusal: Refusal) -> EventOutcome {
+        let outcome = refusal.outcome;
         match outcome {
             EventOutcome::Malformed => self.ignored.malformed += 1,
             EventOutcome::Unknown => self.ignored.unknown += 1,
             EventOutcome::Stale => self.ignored.stale += 1,
-            EventOutcome::Applied => {}
+            EventOutcome::Applied => return outcome,
         }
+        self.last_refusal = Some(refusal);
         outcome
     }
 
-    fn apply_numbered(&mut self, id: u64, event: StatusEvent, now_ms: f64) -> EventOutcome {
+    /// Why the latest ignored event was ignored (the detail of `ctxguard-ignored`).
+    pub fn last_refusal(&self) -> Option<&Refusal> {
+        self.last_refusal.as_ref()
+    }
+
+    fn apply_numbered(&mut self, id: u64, event: ReceivedStatus, now_ms: f64) -> EventOutcome {
+        if let Some(c) = event
+            .context_compaction
+            .as_ref()
+            .filter(|c| c.status.is_compacting())
+        {
+            if self.history.contains(&c.created_at) || self.was_interrupted(&c.created_at) {
+                let reason = format!(
+                    "the compaction created at {} already ended",
+                    crate::text_bound::quoted(&c.created_at)
+                );
+                let field = Some("context_compaction.created_at");
+                return self.refuse(Refusal::new(EventOutcome::Stale, field, reason));
+            }
+        }
+        let last = self.cursor.last();
         match self.cursor.judge(id) {
             IdVerdict::Apply => self.fold_event(event, now_ms),
             IdVerdict::Rewind => {
@@ -239,18 +322,18 @@ impl Toolbar {
                 self.forecast.gap();
                 self.fold_event(event, now_ms);
             }
-            IdVerdict::Stale => return self.ignore(EventOutcome::Stale),
-            IdVerdict::Malformed => return self.ignore(EventOutcome::Malformed),
+            IdVerdict::Stale => return self.refuse(Refusal::stale_id(id, last)),
+            IdVerdict::Malformed => return self.refuse(Refusal::bad_id(Some(&id.to_string()))),
         }
         EventOutcome::Applied
     }
 
     /// Folds in an event whose id the cursor has just accepted.
-    fn fold_event(&mut self, event: StatusEvent, now_ms: f64) {
+    fn fold_event(&mut self, event: ReceivedStatus, now_ms: f64) {
         if let Some(c) = &event.context_compaction {
             self.observe_compaction(c, now_ms, true);
         }
-        if event.phase == Phase::BuildMessages {
+        if event.phase == ReceivedPhase::Known(Phase::BuildMessages) {
             self.forecast
                 .turn_started(event.context_metrics.used_input_tokens);
         }
@@ -267,6 +350,7 @@ impl Toolbar {
     fn observe_compaction(&mut self, c: &ContextCompaction, now_ms: f64, live: bool) {
         let same_run = self.run.as_ref().is_some_and(|r| r.is_run(&c.created_at));
         if c.status.is_compacting() {
+            self.run_seen_ms = Some(now_ms);
             if !same_run {
                 let status = if live {
                     c.status
@@ -284,6 +368,7 @@ impl Toolbar {
             return;
         }
         let run = if same_run { self.run.take() } else { None };
+        self.run_seen_ms = None;
         let (ended_ms, duration_ms) = if live {
             (Some(now_ms), run.map(|r| now_ms - r.start_ms))
         } else {
@@ -294,11 +379,44 @@ impl Toolbar {
         }
     }
 
+    /// The turn ended (`reason`: how, when the host said): a compaction still running
+    /// ends as interrupted, out of the history. `true` when one was.
+    pub fn turn_ended(&mut self, reason: Option<TurnEnd>) -> bool {
+        let Some(c) = self.compaction.as_ref().filter(|_| self.is_compacting()) else {
+            return false;
+        };
+        self.interrupted = Some(Interruption {
+            created_at: c.created_at.clone(),
+            reason,
+        });
+        self.run = None;
+        self.run_seen_ms = None;
+        true
+    }
+
+    /// Shows a running compaction as stalled after `after_ms` without an event (`None`:
+    /// never, as when the host feeds the events and says when a turn ends).
+    pub fn watch_stalls(&mut self, after_ms: Option<f64>) {
+        self.stall_after_ms = after_ms.filter(|ms| ms.is_finite() && *ms > 0.0);
+    }
+
     /// The host feeds the events: no stream, no network.
     pub fn fed_by_host(&mut self) {
         self.connection = Connection::Host;
         self.offline_reason = None;
         self.failures = 0;
+    }
+
+    /// The host says how its own connection is (`Live`, `Reconnecting` or `Offline`; any
+    /// other state shows "fed by the page" again).
+    pub fn host_connection(&mut self, state: Connection) {
+        self.failures = 0;
+        self.connection = match state {
+            Connection::Live | Connection::Reconnecting | Connection::Offline => state,
+            Connection::Connecting | Connection::Host => Connection::Host,
+        };
+        self.offline_reason =
+            (self.connection == Connection::Offline).then_some(OfflineReason::HostSaid);
     }
 
     /// The stream opened: live, retries reset.
@@ -379,9 +497,18 @@ impl Toolbar {
         self.ignored
     }
 
-    /// Phase of the latest applied event.
-    pub fn phase(&self) -> Option<Phase> {
-        self.phase
+    /// Phase of the latest applied event, as sent.
+    pub fn phase(&self) -> Option<&ReceivedPhase> {
+        self.phase.as_ref()
+    }
+
+    /// The compaction a turn's end interrupted, while it is the one shown.
+    pub fn interrupted(&self) -> Option<&Interruption> {
+        self.interrupted.as_ref().filter(|i| {
+            self.compaction
+                .as_ref()
+                .is_some_and(|c| c.status.is_compacting() && c.created_at == i.created_at)
+        })
     }
 
     /// The latest metrics.
@@ -410,7 +537,7 @@ impl Toolbar {
         Some(SavedToolbar {
             state: ContextState {
                 event_id,
-                phase: self.phase,
+                phase: self.phase.as_ref().and_then(ReceivedPhase::known),
                 context_metrics: Some(self.metrics.clone()?),
                 context_compaction: self.compaction.clone(),
                 model: self.model.clone(),
@@ -419,6 +546,7 @@ impl Toolbar {
             history: self.history.entries(),
             forecast: self.forecast.clone(),
             run: self.run.clone().filter(|_| self.is_compacting()),
+            interrupted: self.interrupted.clone(),
         })
     }
 
@@ -443,7 +571,7 @@ impl Toolbar {
             restored: self.restored,
             ignored: self.ignored,
             last_event_id: self.cursor.last(),
-            phase: self.phase,
+            phase: self.phase.clone(),
             history_count: self.history.len(),
             forecast: self
                 .metrics
@@ -459,13 +587,28 @@ impl Toolbar {
         };
         match c.status {
             CompactionStatus::Started | CompactionStatus::InProgress => {
+                if let Some(i) = self
+                    .interrupted
+                    .as_ref()
+                    .filter(|i| i.created_at == c.created_at)
+                {
+                    return CompactionView::Interrupted { reason: i.reason };
+                }
                 let start_ms = self
                     .run
                     .as_ref()
                     .filter(|r| r.is_run(&c.created_at))
                     .map_or(now_ms, |r| r.start_ms);
+                let elapsed_secs = elapsed_secs(start_ms, now_ms);
+                let quiet_ms = self.run_seen_ms.map_or(0.0, |seen| now_ms - seen);
+                if self.stall_after_ms.is_some_and(|limit| quiet_ms > limit) {
+                    return CompactionView::Stalled {
+                        elapsed_secs,
+                        quiet_secs: (quiet_ms / 1000.0) as u64,
+                    };
+                }
                 CompactionView::Compacting {
-                    elapsed_secs: elapsed_secs(start_ms, now_ms),
+                    elapsed_secs,
                     before_tokens: c.before_tokens,
                     target_tokens: c.target_limit,
                 }

@@ -5,8 +5,9 @@
 use crate::connection::{Connection, OfflineReason};
 use crate::forecast::Forecast;
 use crate::outcome::IgnoredEvents;
+use crate::turn_end::TurnEnd;
 use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
-use ctxguard_core::protocol::Phase;
+use ctxguard_core::protocol::ReceivedPhase;
 
 /// Everything the toolbar renders.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +27,7 @@ pub struct ToolbarView {
     /// Id of the latest applied event.
     pub last_event_id: Option<u64>,
     /// Phase of the latest applied event.
-    pub phase: Option<Phase>,
+    pub phase: Option<ReceivedPhase>,
     /// Compactions in the history.
     pub history_count: usize,
     /// Turns left before compaction, when they can be told.
@@ -48,6 +49,8 @@ pub struct MetricsView {
     pub target_tokens: i64,
     /// Whether usage is at or over the trigger.
     pub over_trigger: bool,
+    /// Whether usage is over the whole window (the bar is full).
+    pub exceeded: bool,
     /// Used part of the window, 0–100 (for the bar).
     pub used_percent: f64,
     /// Trigger as a share of the window, 0–100.
@@ -75,6 +78,7 @@ impl MetricsView {
             trigger_tokens: m.trigger_limit,
             target_tokens: m.target_limit,
             over_trigger: m.is_over_trigger,
+            exceeded: m.used_input_tokens > m.context_window,
             used_percent: share(m.used_input_tokens),
             trigger_percent: share(m.trigger_limit),
             target_percent: share(m.target_limit),
@@ -193,6 +197,18 @@ pub enum CompactionView {
         /// The failure reason as sent (may be empty).
         reason: String,
     },
+    /// The turn ended while the compaction was running.
+    Interrupted {
+        /// How the turn ended, when the host said.
+        reason: Option<TurnEnd>,
+    },
+    /// A compaction is running but nothing was heard of it for longer than the stall watch.
+    Stalled {
+        /// Seconds since it started.
+        elapsed_secs: u64,
+        /// Seconds since its latest event.
+        quiet_secs: u64,
+    },
 }
 
 impl CompactionView {
@@ -203,6 +219,16 @@ impl CompactionView {
             CompactionView::Compacting { .. } => "compacting",
             CompactionView::Completed { .. } => "completed",
             CompactionView::Fallback { .. } => "fallback",
+            CompactionView::Interrupted { .. } => "interrupted",
+            CompactionView::Stalled { .. } => "stalled",
         }
+    }
+
+    /// Whether a compaction is under way (running or stalled): its chip is then the one signal of it.
+    pub fn is_running(&self) -> bool {
+        matches!(
+            self,
+            CompactionView::Compacting { .. } | CompactionView::Stalled { .. }
+        )
     }
 }

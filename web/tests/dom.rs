@@ -334,7 +334,7 @@ async fn malformed_and_unknown_events_change_nothing() {
     )
     .await;
     let mut bad_phase = event(5);
-    bad_phase["phase"] = json!("teleport");
+    bad_phase["phase"] = json!(5);
     m.push_json(5, &bad_phase).await;
     m.act(|t| {
         t.apply_event(Some("6"), "message", &event(5).to_string(), T0);
@@ -905,4 +905,300 @@ async fn attachment_rows_and_rendered_preview() {
         sleep_ms(10).await;
     }
     panic!("still cut under 15,000 tokens");
+}
+
+// ---------- issue 23: a real Wegent-style host ----------
+
+#[wasm_bindgen_test]
+async fn issue_23_1_a_late_heartbeat_does_not_reopen_an_ended_compaction() {
+    let m = mount_toolbar();
+    m.push_json(1, &compaction("started", json!({}))).await;
+    m.push_json(2, &compaction("completed", json!({"after_tokens": 40_000})))
+        .await;
+    m.push_json(3, &compaction("in_progress", json!({}))).await;
+    assert_eq!(
+        m.attr("ctxguard-compaction", "data-state").as_deref(),
+        Some("completed")
+    );
+    assert!(!m.text("ctxguard-compaction").contains("Compacting"));
+    assert_eq!(
+        m.attr("ctxguard-compaction-count", "data-count").as_deref(),
+        Some("1")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn issue_23_2_interrupted_and_stalled_compactions() {
+    use ctxguard_web::turn_end::TurnEnd;
+    for (lang, text) in [
+        (Lang::En, "Compaction interrupted · turn cancelled"),
+        (Lang::ZhCn, "压缩已中断（对话已取消）"),
+    ] {
+        let m = mount_toolbar_with(Toolbar::new(), lang);
+        m.push_json(1, &compaction("in_progress", json!({}))).await;
+        m.act(|t| {
+            t.turn_ended(Some(TurnEnd::Cancelled));
+        })
+        .await;
+        assert_eq!(
+            m.attr("ctxguard-compaction", "data-state").as_deref(),
+            Some("interrupted")
+        );
+        assert_eq!(m.text("ctxguard-compaction"), text);
+        assert!(
+            m.find("ctxguard-compaction-count").is_none(),
+            "not in the history"
+        );
+    }
+    let m = mount_toolbar();
+    m.act(|t| t.watch_stalls(Some(120_000.0))).await;
+    m.push_json(1, &compaction("started", json!({}))).await;
+    m.now.set(T0 + 125_000.0);
+    settle().await;
+    assert_eq!(
+        m.attr("ctxguard-compaction", "data-state").as_deref(),
+        Some("stalled")
+    );
+    assert_eq!(
+        m.text("ctxguard-compaction"),
+        "Compaction stalled? · no news for 2m 05s"
+    );
+    m.push_json(2, &compaction("in_progress", json!({}))).await;
+    assert_eq!(
+        m.attr("ctxguard-compaction", "data-state").as_deref(),
+        Some("compacting")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn issue_23_3_an_unknown_phase_updates_the_numbers() {
+    let m = mount_toolbar();
+    m.push_json(1, &event(20_000)).await;
+    let mut cold = event(64_000);
+    cold["phase"] = json!("persisted");
+    m.push_json(2, &cold).await;
+    assert_eq!(m.text("ctxguard-usage"), "64,000 / 128,000 tokens");
+    assert!(m.find("ctxguard-ignored").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn issue_23_4_over_the_window_the_bar_is_full_and_says_so() {
+    let m = mount_toolbar();
+    m.push_json(1, &event(90_000)).await;
+    let mut over = event(140_000);
+    over["context_metrics"]["display_remaining_percent"] = json!(-9);
+    over["context_metrics"]["display_remaining_tokens"] = json!(-12_000);
+    m.push_json(2, &over).await;
+    assert_eq!(m.text("ctxguard-remaining"), "Context window exceeded");
+    assert_eq!(m.text("ctxguard-usage"), "140,000 / 128,000 tokens");
+    assert_eq!(
+        m.attr("ctxguard-toolbar", "data-exceeded").as_deref(),
+        Some("true")
+    );
+    let width = m.attr("ctxguard-bar-used", "style").unwrap_or_default();
+    assert!(width.contains("width: 100%"), "{width}");
+}
+
+#[wasm_bindgen_test]
+async fn issue_23_12_a_compaction_is_the_one_signal_of_itself() {
+    let m = mount_toolbar();
+    for (id, used) in [(1, 80_000), (2, 90_000), (3, 101_000)] {
+        let mut e = event(used);
+        e["phase"] = json!("build_messages");
+        m.push_json(id, &e).await;
+    }
+    assert!(m.find("ctxguard-over-trigger").is_some());
+    assert!(m.find("ctxguard-forecast").is_some());
+    m.push_json(4, &compaction("started", json!({}))).await;
+    assert!(m.find("ctxguard-over-trigger").is_none());
+    assert!(m.find("ctxguard-forecast").is_none());
+    assert!(m.text("ctxguard-compaction").starts_with("Compacting…"));
+}
+
+#[wasm_bindgen_test]
+async fn issue_24_5_a_10_mb_reason_is_laid_out_cut() {
+    let m = mount_toolbar();
+    let reason = "r".repeat(10 << 20);
+    m.push_json(
+        1,
+        &compaction("fallback", json!({"failure_reason": reason})),
+    )
+    .await;
+    let chip = m.get("ctxguard-compaction");
+    let shown = chip.text_content().unwrap_or_default();
+    assert!(
+        shown.chars().count() < 1_100,
+        "{} characters laid out",
+        shown.len()
+    );
+    assert!(shown.ends_with('…'));
+    assert_eq!(
+        chip.get_attribute("title").map(|t| t.len()),
+        Some(10 << 20),
+        "the whole text in the title"
+    );
+    m.get("ctxguard-compaction-count")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    settle().await;
+    let item = m.text("ctxguard-history-item");
+    assert!(
+        item.chars().count() < 1_200,
+        "{} characters in the history",
+        item.len()
+    );
+}
+
+/// A `<div>` in the document with an open shadow root, driven by the element's controller.
+fn element_with(
+    attrs: &[(&str, &str)],
+) -> (HtmlElement, ctxguard_web::elements::ToolbarController) {
+    let host = detached();
+    for (k, v) in attrs {
+        host.set_attribute(k, v).expect("attribute");
+    }
+    document()
+        .body()
+        .expect("body")
+        .append_child(&host)
+        .expect("append");
+    let root = host
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .expect("shadow root");
+    let controller =
+        ctxguard_web::elements::ToolbarController::new(host.clone(), root).expect("controller");
+    controller.connected();
+    (host, controller)
+}
+
+fn shadow_testid(host: &HtmlElement, testid: &str) -> Element {
+    host.shadow_root()
+        .expect("open")
+        .query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .expect("selector")
+        .unwrap_or_else(|| panic!("no {testid}"))
+}
+
+#[wasm_bindgen_test]
+async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_task() {
+    use wasm_bindgen::closure::Closure;
+    let session = format!("dom-host-{}", js_sys::Math::random());
+    let (host, toolbar) = element_with(&[("source", "host"), ("session", &session)]);
+    let seen = Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let log = seen.clone();
+    let listener = Closure::<dyn Fn(web_sys::CustomEvent)>::new(move |e: web_sys::CustomEvent| {
+        let detail = js_sys::JSON::stringify(&e.detail()).expect("json");
+        log.borrow_mut().push(format!(
+            "{}:{}",
+            e.bubbles() && e.composed(),
+            String::from(detail)
+        ));
+    });
+    host.add_event_listener_with_callback("ctxguard-ignored", listener.as_ref().unchecked_ref())
+        .expect("listen");
+
+    // 9: the shadow DOM shows an event when pushEvent returns, in the same task.
+    let out = toolbar.push_event(
+        wasm_bindgen::JsValue::from_str(&event(42_000).to_string()),
+        wasm_bindgen::JsValue::UNDEFINED,
+    );
+    assert_eq!(out, "applied");
+    assert_eq!(
+        shadow_testid(&host, "ctxguard-usage")
+            .text_content()
+            .as_deref(),
+        Some("42,000 / 128,000 tokens")
+    );
+
+    // 5: every ignored event is reported with its field and reason.
+    let mut bad = event(1);
+    bad["context_metrics"]["used_input_tokens"] = json!("lots");
+    assert_eq!(
+        toolbar.push_event(bad.to_string().into(), wasm_bindgen::JsValue::UNDEFINED),
+        "malformed"
+    );
+    assert_eq!(
+        toolbar.push_event(event(1).to_string().into(), 1.into()),
+        "stale"
+    );
+    let mut other = event(1);
+    other["type"] = json!("chat:message");
+    assert_eq!(
+        toolbar.push_event(other.to_string().into(), wasm_bindgen::JsValue::UNDEFINED),
+        "unknown"
+    );
+    let seen_now: Vec<Value> = seen
+        .borrow()
+        .iter()
+        .map(|s| {
+            let (flags, json) = s.split_once(':').expect("flags");
+            assert_eq!(flags, "true", "bubbling and composed");
+            serde_json::from_str(json).expect("detail")
+        })
+        .collect();
+    assert_eq!(seen_now.len(), 3, "{seen_now:?}");
+    assert_eq!(seen_now[0]["outcome"], "malformed");
+    assert_eq!(seen_now[0]["field"], "context_metrics.used_input_tokens");
+    assert_eq!(seen_now[1]["outcome"], "stale");
+    assert_eq!(seen_now[1]["field"], "id");
+    assert_eq!(seen_now[2]["outcome"], "unknown");
+    assert!(seen_now
+        .iter()
+        .all(|d| d["reason"].as_str().is_some_and(|r| !r.is_empty())));
+
+    // 2: turnEnded interrupts a running compaction.
+    toolbar.push_event(
+        compaction("in_progress", json!({})).to_string().into(),
+        wasm_bindgen::JsValue::UNDEFINED,
+    );
+    assert_eq!(toolbar.turn_ended("cancelled".into()).ok(), Some(true));
+    assert_eq!(
+        shadow_testid(&host, "ctxguard-compaction")
+            .get_attribute("data-state")
+            .as_deref(),
+        Some("interrupted")
+    );
+    assert!(toolbar.turn_ended("later".into()).is_err());
+
+    // 6: the host's socket state where "Fed by the page" was.
+    let connection = || shadow_testid(&host, "ctxguard-connection");
+    assert_eq!(
+        connection().get_attribute("data-state").as_deref(),
+        Some("host")
+    );
+    assert_eq!(
+        connection().text_content().as_deref(),
+        Some("Fed by the page")
+    );
+    toolbar
+        .set_connection("reconnecting".into())
+        .expect("a host state");
+    assert_eq!(
+        connection().get_attribute("data-state").as_deref(),
+        Some("reconnecting")
+    );
+    toolbar
+        .set_connection("offline".into())
+        .expect("a host state");
+    assert_eq!(connection().text_content().as_deref(), Some("Offline"));
+    assert!(toolbar.set_connection("sideways".into()).is_err());
+    toolbar
+        .set_connection(wasm_bindgen::JsValue::NULL)
+        .expect("back to the default");
+    assert_eq!(
+        connection().get_attribute("data-state").as_deref(),
+        Some("host")
+    );
+
+    toolbar.disconnected();
+    host.remove();
+    storage::clear(&session);
+    drop(listener);
+    let (sse_host, sse) = element_with(&[("session", "dom-sse"), ("server", "http://127.0.0.1:9")]);
+    assert!(
+        sse.set_connection("live".into()).is_err(),
+        "for source=host only"
+    );
+    sse.disconnected();
+    sse_host.remove();
 }

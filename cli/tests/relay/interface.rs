@@ -208,3 +208,30 @@ async fn bodies_over_the_limit_get_413_and_bad_batches_store_nothing() {
         "{metrics}"
     );
 }
+
+/// Issue 24, point 3: a publish body naming a key twice is a 400 saying so (it used to be stored
+/// with its last value), the rule core's `parseStatusEvent` and the toolbar apply to the same text.
+#[tokio::test]
+async fn regression_issue_24_point_3_a_publish_body_with_a_repeated_key_is_a_400() {
+    let server = Server::start(&[]);
+    let c = client();
+    let text = event(1).to_string();
+    let repeated = text.replacen("\"phase\":", "\"phase\":\"turn_end\",\"phase\":", 1);
+    assert_ne!(text, repeated);
+    let response = c
+        .post(format!("{}api/sessions/s/events", server.url))
+        .header("content-type", "application/json")
+        .bearer_auth(PUBLISH_TOKEN)
+        .body(repeated)
+        .send()
+        .await
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    let body: serde_json::Value =
+        serde_json::from_str(&response.text().await.expect("a body")).expect("a JSON body");
+    assert_eq!(status, 400, "{body}");
+    let message = body["error"].as_str().expect("an error message");
+    assert!(message.contains("duplicate field `phase`"), "{message}");
+    let (status, _) = get_json(&c, &server.url, "api/sessions/s/context").await;
+    assert_eq!(status, 404, "nothing stored");
+}

@@ -275,3 +275,66 @@ async fn a_redis_that_is_not_there_answers_503_everywhere() {
     wait_healthy(&c, &a, 200, Duration::from_secs(15)).await;
     publish_ok(&c, &a.url, "s", &event(1)).await;
 }
+
+/// Publishes `z`, `m`, `a` (one trial's names) back to back on a relay with `--max-sessions 2`,
+/// `trials` times: each trial must keep its `m` and `a` (the later two) whatever their names, as
+/// the least recently active session goes first. The three publishes of a trial are pipelined on
+/// one connection, so the relay runs them in order and as close together as it can (well within
+/// one millisecond). Returns how many trials kept something else.
+async fn trials_evicting_out_of_order(server: &Server, trials: usize) -> usize {
+    let c = client();
+    let body = event(1).to_string();
+    let mut wrong = Vec::new();
+    for trial in 0..trials {
+        let [z, m, a] = ["z", "m", "a"].map(|name| format!("{name}-{trial:03}"));
+        let mut requests = String::new();
+        for (session, last) in [(&z, false), (&m, false), (&a, true)] {
+            requests.push_str(&format!(
+                "POST /api/sessions/{session}/events HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {PUBLISH_TOKEN}\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\n{}\r\n{body}",
+                body.len(),
+                if last { "Connection: close\r\n" } else { "" }
+            ));
+        }
+        let addr = server.addr();
+        let answers = tokio::task::spawn_blocking(move || {
+            raw_exchange(&addr, requests.as_bytes(), Duration::from_secs(10))
+        })
+        .await
+        .expect("the blocking task ends");
+        assert_eq!(answers.matches("HTTP/1.1 200 OK").count(), 3, "{answers}");
+        let (_, list) = get_json(&c, &server.url, "api/sessions").await;
+        if list != json!({"sessions": [a, m]}) {
+            wrong.push(format!("trial {trial}: {list}"));
+        }
+    }
+    eprintln!(
+        "{} of {trials} trials evicted out of publish order: {:?}",
+        wrong.len(),
+        wrong.iter().take(3).collect::<Vec<_>>()
+    );
+    wrong.len()
+}
+
+/// Issue 24, point 2: Redis scored activity in milliseconds, so sessions published within
+/// one millisecond tied and the tie went by name (`m` evicted before `z`); both stores now
+/// evict by an order that never ties. The same scenario runs on each, 200 trials.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_issue_24_point_2_both_stores_evict_the_least_recently_published_session() {
+    let redis = Redis::start();
+    let on_redis = instance(&redis, &["--max-sessions", "2"]);
+    let in_memory = Server::start(&["--max-sessions", "2"]);
+    let c = client();
+    wait_healthy(&c, &on_redis, 200, Duration::from_secs(10)).await;
+    wait_healthy(&c, &in_memory, 200, Duration::from_secs(10)).await;
+    assert_eq!(
+        trials_evicting_out_of_order(&in_memory, 200).await,
+        0,
+        "memory store"
+    );
+    assert_eq!(
+        trials_evicting_out_of_order(&on_redis, 200).await,
+        0,
+        "Redis store"
+    );
+}

@@ -1,7 +1,7 @@
 //! The body a chat backend publishes to the relay: one status event, or an
 //! array of at most [`MAX_EVENTS_PER_BATCH`], all checked before any is kept.
 
-use super::{EventError, StatusEvent};
+use super::{EventError, StatusEvent, UniqueKeys};
 use serde_json::Value;
 
 /// Most events one publish request may carry.
@@ -43,9 +43,10 @@ impl BatchError {
 }
 
 /// The events of a publish body (SSE or Wegent `chat:status_updated`
-/// payloads), in order; all or nothing. O(body).
+/// payloads), in order; all or nothing; a key named twice in one object
+/// refuses the body, as every reader of status events does. O(body).
 pub fn parse_event_batch(body: &[u8]) -> Result<Vec<StatusEvent>, BatchError> {
-    let value: Value = serde_json::from_slice(body)
+    let value = UniqueKeys::parse_slice(body)
         .map_err(|e| BatchError::whole(format!("invalid JSON: {e}")))?;
     let items = match value {
         Value::Array(items) if items.len() > MAX_EVENTS_PER_BATCH => {
@@ -170,6 +171,25 @@ mod tests {
             let mut bad = payload();
             break_it(&mut bad);
             assert_eq!(refused(&bad).1.as_deref(), Some(field), "{bad}");
+        }
+    }
+
+    /// Issue 24, point 3: a publish body naming a key twice is refused (it was read last-wins),
+    /// as `StatusEvent::parse` and the toolbar refuse the same text.
+    #[test]
+    fn regression_issue_24_point_3_a_publish_body_with_a_repeated_key_is_refused() {
+        let text = payload().to_string();
+        let repeated = text.replacen("\"phase\":", "\"phase\":\"turn_end\",\"phase\":", 1);
+        assert_ne!(text, repeated);
+        for body in [repeated.clone(), format!("[{text},{repeated}]")] {
+            let e = parse_event_batch(body.as_bytes()).expect_err(&body);
+            assert!(
+                e.message.contains("duplicate field `phase`"),
+                "{}",
+                e.message
+            );
+            let data = StatusEvent::check_text(&repeated).expect_err("the same rule");
+            assert!(data.detail.starts_with("duplicate field `phase`"), "{data}");
         }
     }
 

@@ -1,7 +1,7 @@
 //! The `response.status.updated` event: the JSON of one SSE `data:` field.
 
 use super::snapshot::ContextMetricsSnapshot;
-use super::{is_iso8601_utc, ContextCompaction, Phase, EVENT_NAME};
+use super::{is_iso8601_utc, ContextCompaction, Phase, UniqueKeys, EVENT_NAME};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -16,7 +16,7 @@ pub struct EventError {
 }
 
 impl EventError {
-    fn new(field: Option<&str>, detail: impl Into<String>) -> Self {
+    pub(super) fn new(field: Option<&str>, detail: impl Into<String>) -> Self {
         EventError {
             field: field.map(str::to_string),
             detail: detail.into(),
@@ -86,12 +86,15 @@ impl StatusEvent {
     }
 
     /// [`StatusEvent::parse`] with the failing field named.
+    /// A key named twice in one object refuses the text (see [`UniqueKeys`]).
     pub fn check_text(data: &str) -> Result<Self, EventError> {
         let mut json = serde_json::Deserializer::from_str(data);
-        let event: StatusEvent =
+        let UniqueKeys(value) =
             serde_path_to_error::deserialize(&mut json).map_err(EventError::from_serde)?;
         json.end()
             .map_err(|e| EventError::new(None, e.to_string()))?;
+        let event: StatusEvent =
+            serde_path_to_error::deserialize(value).map_err(EventError::from_serde)?;
         event.check()?;
         Ok(event)
     }
@@ -127,7 +130,8 @@ impl StatusEvent {
     /// path tracking costs a WebAssembly module about 45 KB, which the
     /// toolbar's size budget cannot pay).
     pub fn accept_text(data: &str) -> Option<Self> {
-        let event: StatusEvent = serde_json::from_str(data).ok()?;
+        let UniqueKeys(value) = serde_json::from_str(data).ok()?;
+        let event = StatusEvent::deserialize(value).ok()?;
         event.check().ok()?;
         Some(event)
     }
@@ -250,6 +254,32 @@ pub(super) fn check_compaction(compaction: &ContextCompaction) -> Result<(), Eve
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 24, point 3: every reader of an event's text refuses a key named twice, a known
+    /// field's or an unknown one's, at the top or nested (one rule; the relay's is in batch.rs).
+    #[test]
+    fn regression_issue_24_point_3_status_event_text_with_a_repeated_key_is_refused() {
+        let data = r#"{"type":"response.status.updated","response_id":"r","phase":"after_tool_end",
+          "context_metrics":{"context_window":100,"reserved_output_tokens":10,"available_input_tokens":90,"used_input_tokens":5,
+          "remaining_input_tokens":85,"remaining_percent":94,"display_remaining_tokens":95,"display_remaining_percent":95,
+          "trigger_limit":81,"target_limit":63,"is_over_trigger":false}}"#;
+        assert!(StatusEvent::parse(data).is_ok() && StatusEvent::accept_text(data).is_some());
+        for repeated in [
+            data.replace(
+                r#""phase":"after_tool_end","#,
+                r#""phase":"after_tool_end","phase":"turn_end","#,
+            ),
+            data.replace(r#""phase":"#, r#""extra":1,"extra":2,"phase":"#),
+            data.replace(
+                r#""used_input_tokens":5,"#,
+                r#""used_input_tokens":5,"used_input_tokens":5,"#,
+            ),
+        ] {
+            let e = StatusEvent::check_text(&repeated).expect_err(&repeated);
+            assert!(e.detail.starts_with("duplicate field `"), "{e}");
+            assert_eq!(StatusEvent::accept_text(&repeated), None, "{repeated}");
+        }
+    }
 
     #[test]
     fn parses_events_ignoring_unknown_fields() {

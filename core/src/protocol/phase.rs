@@ -54,6 +54,62 @@ impl Phase {
     }
 }
 
+/// A phase as a client receives it: one of the five, or a name this version does not
+/// know (Wegent's frontend makes up `persisted`; a newer backend may add phases), kept as
+/// sent so that a host reading the toolbar's state sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ReceivedPhase {
+    /// One of the five phases of SPEC §4.
+    Known(Phase),
+    /// Any other name.
+    Other(String),
+}
+
+impl ReceivedPhase {
+    /// The phase of a wire name, known or not.
+    pub fn from_name(name: &str) -> Self {
+        Phase::from_name(name).map_or_else(
+            || ReceivedPhase::Other(name.to_string()),
+            ReceivedPhase::Known,
+        )
+    }
+
+    /// The known phase, if it is one.
+    pub fn known(&self) -> Option<Phase> {
+        match self {
+            ReceivedPhase::Known(p) => Some(*p),
+            ReceivedPhase::Other(_) => None,
+        }
+    }
+
+    /// The wire name, as sent.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ReceivedPhase::Known(p) => p.as_str(),
+            ReceivedPhase::Other(name) => name,
+        }
+    }
+}
+
+impl From<Phase> for ReceivedPhase {
+    fn from(phase: Phase) -> Self {
+        ReceivedPhase::Known(phase)
+    }
+}
+
+impl Serialize for ReceivedPhase {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ReceivedPhase {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        Ok(ReceivedPhase::from_name(&name))
+    }
+}
+
 impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -84,6 +140,17 @@ mod tests {
             assert_eq!(json, format!("\"{phase}\""));
             assert_eq!(serde_json::from_str::<Phase>(&json).expect("parses"), phase);
         }
+        let later: ReceivedPhase = serde_json::from_str("\"later\"").expect("any name");
+        assert_eq!(later, ReceivedPhase::Other("later".into()));
+        assert_eq!(
+            serde_json::to_string(&later).expect("serialises"),
+            "\"later\""
+        );
+        assert_eq!(
+            serde_json::from_str::<ReceivedPhase>("\"final\"").expect("a name"),
+            ReceivedPhase::Known(Phase::Final)
+        );
+        assert!(serde_json::from_str::<ReceivedPhase>("3").is_err());
         let err = serde_json::from_str::<Phase>("\"later\"").expect_err("unknown");
         assert!(
             err.to_string()

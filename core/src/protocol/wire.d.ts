@@ -4,8 +4,11 @@
 // scripts/build-packages.sh). Keep in sync with core/src/protocol/*.rs and
 // core/src/metrics.rs.
 
-/** When in a turn a status update is sent. */
-export type Phase = "build_messages" | "after_tool_end" | "after_compaction" | "summary_compact" | "final";
+/** The five phases of SPEC §4, at which a status update is sent. */
+export type KnownPhase = "build_messages" | "after_tool_end" | "after_compaction" | "summary_compact" | "final";
+
+/** A phase as received: one of the five, or a name a newer sender (or Wegent's frontend: `persisted`) uses. */
+export type Phase = KnownPhase | (string & {});
 
 /** Where the used tokens come from; the parts sum to `used_input_tokens`. */
 export interface UsageBreakdown {

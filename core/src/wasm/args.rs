@@ -179,24 +179,78 @@ pub fn opt_bool_arg(v: &JsValue, arg: &str) -> JsResult<Option<bool>> {
         .ok_or_else(|| fail(arg, format!("expected a boolean, got {}", describe(v))))
 }
 
-/// The items of an array argument, each read without letting a getter's throw through.
-pub fn array_items(v: &JsValue, arg: &str) -> JsResult<Vec<JsValue>> {
-    read_items(v).map_err(|e| e.at(arg))
-}
+/// The most elements an array argument (or keys an object argument) may have: 2^23 = 8 388 608.
+/// Every element becomes a value in wasm memory (16 bytes at least, a message several times
+/// that), and wasm32 has 4 GiB; a longer array is refused before anything is allocated for it.
+pub const MAX_ARRAY_LENGTH: u32 = 1 << 23;
 
-fn read_items(v: &JsValue) -> Result<Vec<JsValue>, NotJson> {
+/// An array's `length`, refused past [`MAX_ARRAY_LENGTH`] (a missing or odd `length` is 0).
+fn array_length(v: &JsValue) -> Result<u32, NotJson> {
     let length =
         Reflect::get(v, &"length".into()).map_err(|e| NotJson::new(describe_thrown(&e)))?;
-    let length = length
-        .as_f64()
-        .unwrap_or(0.0)
-        .clamp(0.0, f64::from(u32::MAX)) as u32;
-    (0..length)
-        .map(|i| {
-            Reflect::get_u32(v, i)
-                .map_err(|e| NotJson::new(describe_thrown(&e)).within(format!("[{i}]")))
-        })
-        .collect()
+    let n = length.as_f64().unwrap_or(0.0);
+    if n > f64::from(MAX_ARRAY_LENGTH) {
+        return Err(NotJson::new(format!(
+            "{} elements is over the limit of {MAX_ARRAY_LENGTH}",
+            js_number(n)
+        )));
+    }
+    // NaN and negative lengths are 0.
+    Ok(n.max(0.0) as u32)
+}
+
+/// Room for `n` results, or an `Error` when wasm memory cannot hold them (never a trap).
+fn vec_for<T>(n: u32) -> Result<Vec<T>, NotJson> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n as usize).map_err(|_| {
+        NotJson::new(format!(
+            "{n} elements do not fit in the WebAssembly memory left"
+        ))
+    })?;
+    Ok(out)
+}
+
+/// Each item of an array read and turned into a `T` in turn, so that one JS value is held
+/// at a time, however long the array: wasm-bindgen keeps every live JS value in a table that
+/// grows 128 slots at a time (copying it) up to V8's 10 million, so holding them all made a
+/// long array quadratic in time, and one of 9 million trap. `lift` makes the reader's own
+/// errors (the length, a getter's throw at `[i]`) an `E`.
+fn map_items<T, E>(
+    v: &JsValue,
+    lift: impl Fn(NotJson) -> E,
+    mut each: impl FnMut(u32, JsValue) -> Result<T, E>,
+) -> Result<Vec<T>, E> {
+    let length = array_length(v).map_err(&lift)?;
+    let mut out = vec_for(length).map_err(&lift)?;
+    for i in 0..length {
+        let item = Reflect::get_u32(v, i)
+            .map_err(|e| lift(NotJson::new(describe_thrown(&e)).within(format!("[{i}]"))))?;
+        out.push(each(i, item)?);
+    }
+    Ok(out)
+}
+
+/// The items of an array argument, each made a `T` by `each` (given its index and value) as it is
+/// read, one JS value held at a time; at most [`MAX_ARRAY_LENGTH`] of them.
+pub fn map_array<T>(
+    v: &JsValue,
+    arg: &str,
+    mut each: impl FnMut(u32, &JsValue) -> JsResult<T>,
+) -> JsResult<Vec<T>> {
+    map_items(v, |e| e.at(arg), |i, item| each(i, &item))
+}
+
+/// The items of an array argument as JSON, each converted and handed to `each` (with its index)
+/// as it is read, so only one item's JSON is held besides the results.
+pub fn map_json_items<T>(
+    v: &JsValue,
+    arg: &str,
+    mut each: impl FnMut(u32, Value) -> JsResult<T>,
+) -> JsResult<Vec<T>> {
+    map_array(v, arg, |i, item| {
+        let json = js_to_json(item, 1).map_err(|e| e.within(format!("[{i}]")).at(arg))?;
+        each(i, json)
+    })
 }
 
 /// Why a JS value is not JSON, and where (path segments innermost first).
@@ -250,12 +304,12 @@ fn js_to_json(v: &JsValue, depth: usize) -> Result<Value, NotJson> {
     }
     let array = is_array_or_throw(v).map_err(|e| NotJson::new(describe_thrown(&e)))?;
     if array {
-        return read_items(v)?
-            .iter()
-            .enumerate()
-            .map(|(i, item)| js_to_json(item, depth + 1).map_err(|e| e.within(format!("[{i}]"))))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Value::Array);
+        return map_items(
+            v,
+            |e| e,
+            |i, item| js_to_json(&item, depth + 1).map_err(|e| e.within(format!("[{i}]"))),
+        )
+        .map(Value::Array);
     }
     if v.is_instance_of::<js_sys::Map>() || v.is_instance_of::<js_sys::Set>() {
         return Err(NotJson::new(
@@ -266,6 +320,12 @@ fn js_to_json(v: &JsValue, depth: usize) -> Result<Value, NotJson> {
         // The own enumerable string keys, as `Object.entries` has them; each value read on its
         // own, so that a getter's throw is reported at its key.
         let keys = keys_or_throw(v).map_err(|e| NotJson::new(describe_thrown(&e)))?;
+        if keys.length() > MAX_ARRAY_LENGTH {
+            return Err(NotJson::new(format!(
+                "{} keys is over the limit of {MAX_ARRAY_LENGTH}",
+                keys.length()
+            )));
+        }
         let mut map = Map::new();
         for key in keys.iter() {
             let name = key.as_string().unwrap_or_default();
@@ -326,7 +386,8 @@ pub fn messages_from_json(value: &Value, arg: &str) -> JsResult<Vec<Message>> {
         .collect()
 }
 
-/// The argument as a list of chat messages.
+/// The argument as a list of chat messages, each read and checked as it comes (one JS value and
+/// one message's JSON held at a time besides the messages).
 pub fn messages_arg(v: &JsValue, arg: &str) -> JsResult<Vec<Message>> {
     if !is_array(v) {
         return Err(fail(
@@ -334,7 +395,12 @@ pub fn messages_arg(v: &JsValue, arg: &str) -> JsResult<Vec<Message>> {
             format!("expected an array of message objects, got {}", describe(v)),
         ));
     }
-    messages_from_json(&json_arg(v, arg)?, arg)
+    map_json_items(v, arg, |i, item| {
+        if !item.is_object() {
+            return Err(fail(&format!("{arg}[{i}]"), "expected a message object"));
+        }
+        Message::deserialize(item).map_err(|e| fail(&format!("{arg}[{i}]"), e))
+    })
 }
 
 /// The token counter of the `model` argument (core lower-cases the id; no state between calls).

@@ -3,9 +3,8 @@
 //! water-filling, and the `read_attachment` tool's pages (SPEC §6, §7).
 
 use super::args::{
-    array_items, counter_arg, describe, fail, int_arg, is_array, is_nullish, json_arg,
-    messages_arg, non_negative, non_negative_int_arg, object_arg, string_arg, to_js, typed,
-    JsResult,
+    counter_arg, describe, fail, int_arg, is_array, is_nullish, json_arg, map_array, messages_arg,
+    non_negative, non_negative_int_arg, object_arg, string_arg, to_js, typed, JsResult,
 };
 use crate::attachment::{
     allocate_budget, build_header, compose_message, is_text_readable_mime, preview_messages,
@@ -41,11 +40,9 @@ pub fn allocate_budget_js(
             format!("expected an array of integers, got {}", describe(&sizes)),
         ));
     }
-    let sizes = array_items(&sizes, "sizes")?
-        .iter()
-        .enumerate()
-        .map(|(i, v)| non_negative_int_arg(v, &format!("sizes[{i}]")))
-        .collect::<JsResult<Vec<i64>>>()?;
+    let sizes = map_array(&sizes, "sizes", |i, v| {
+        non_negative_int_arg(v, &format!("sizes[{i}]"))
+    })?;
     let budget = non_negative_int_arg(&budget, "budget")?;
     to_js(&allocate_budget(&sizes, budget))
 }

@@ -4,7 +4,7 @@
 //! compaction checkpoint (SPEC §8). Each runs the guard step of its kind.
 
 use super::args::{
-    describe, fail, int_arg, is_array, is_nullish, json_arg, messages_arg, string_arg, to_js,
+    describe, fail, int_arg, is_array, is_nullish, map_json_items, messages_arg, string_arg, to_js,
     JsResult,
 };
 use crate::guard::{self, GuardCounter, Turn, TurnRole, TurnStatus};
@@ -43,7 +43,11 @@ pub fn select_recent_user_messages_js(
 }
 
 /// One of `names` as its enum value, or an error listing them.
-fn one_of<T: Copy>(v: Option<&Value>, at: &str, names: &[(&str, T)]) -> JsResult<T> {
+fn one_of<T: Copy>(
+    v: Option<&Value>,
+    at: impl FnOnce() -> String,
+    names: &[(&str, T)],
+) -> JsResult<T> {
     let given = v.and_then(Value::as_str);
     names
         .iter()
@@ -52,7 +56,10 @@ fn one_of<T: Copy>(v: Option<&Value>, at: &str, names: &[(&str, T)]) -> JsResult
         .ok_or_else(|| {
             let expected: Vec<String> = names.iter().map(|(n, _)| format!("{n:?}")).collect();
             let got = v.map_or("nothing".into(), Value::to_string);
-            fail(at, format!("expected {}, got {got}", expected.join(" or ")))
+            fail(
+                &at(),
+                format!("expected {}, got {got}", expected.join(" or ")),
+            )
         })
 }
 
@@ -75,40 +82,35 @@ fn turns_arg(v: &JsValue, arg: &str) -> JsResult<Vec<Turn>> {
             format!("expected an array of turn objects, got {}", describe(v)),
         ));
     }
-    let value = json_arg(v, arg)?;
-    let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let at = format!("{arg}[{i}]");
-            let Some(turn) = item.as_object() else {
+    // Each turn converted as it is read; paths are formatted only for an error.
+    map_json_items(v, arg, |i, item| {
+        let at = || format!("{arg}[{i}]");
+        let Value::Object(mut turn) = item else {
+            return Err(fail(
+                &at(),
+                "expected a turn object {role, status, result?, prompt?}",
+            ));
+        };
+        let role = one_of(turn.get("role"), || format!("{}.role", at()), ROLES)?;
+        let status = one_of(turn.get("status"), || format!("{}.status", at()), STATUSES)?;
+        let prompt = match turn.shift_remove("prompt") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(p)) => Some(p),
+            Some(other) => {
                 return Err(fail(
-                    &at,
-                    "expected a turn object {role, status, result?, prompt?}",
-                ));
-            };
-            let role = one_of(turn.get("role"), &format!("{at}.role"), ROLES)?;
-            let status = one_of(turn.get("status"), &format!("{at}.status"), STATUSES)?;
-            let prompt = match turn.get("prompt") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(p)) => Some(p.clone()),
-                Some(other) => {
-                    return Err(fail(
-                        &format!("{at}.prompt"),
-                        format!("expected a string, got {other}"),
-                    ))
-                }
-            };
-            let result = turn.get("result").filter(|r| !r.is_null()).cloned();
-            Ok(Turn {
-                role,
-                status,
-                result,
-                prompt,
-            })
+                    &format!("{}.prompt", at()),
+                    format!("expected a string, got {other}"),
+                ))
+            }
+        };
+        let result = turn.shift_remove("result").filter(|r| !r.is_null());
+        Ok(Turn {
+            role,
+            status,
+            result,
+            prompt,
         })
-        .collect()
+    })
 }
 
 /// `null`/`undefined` (no limit) or an integer; 0 and negative limits are no limit too.

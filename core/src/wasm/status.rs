@@ -20,7 +20,7 @@ fn emit_state_arg(v: &JsValue, arg: &str) -> JsResult<EmitState> {
 pub fn should_emit_status_update(
     #[wasm_bindgen(unchecked_param_type = "EmitState | null")] previous: JsValue,
     #[wasm_bindgen(unchecked_param_type = "EmitState")] current: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Phase")] phase: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "KnownPhase")] phase: JsValue,
 ) -> JsResult<bool> {
     let previous = if is_nullish(&previous) {
         None

@@ -1,7 +1,10 @@
 //! The status toolbar: one line (remaining, usage, over-trigger, compaction,
 //! forecast, the compaction count, connection) above the usage bar and the
 //! per-source legend; the count opens the compaction history. `compact`
-//! keeps the line alone, with a thin bar under it.
+//! keeps the line alone, with a thin bar under it. While a compaction runs,
+//! its chip is the one signal of it: the over-trigger chip and the forecast
+//! step aside. Event strings are laid out cut to
+//! [`crate::text_bound::MAX_SHOWN_CHARS`] characters (the whole text in `title`).
 
 use super::{Breakdown, HistoryList, UsageBar};
 use crate::i18n::{Lang, Text};
@@ -25,8 +28,12 @@ pub fn StatusToolbar(
     let history_open = RwSignal::new(false);
     let text = Text(lang);
 
-    let remaining =
-        move || Text(lang).remaining(metrics.with(|m| m.as_ref().map(|m| m.remaining_percent)));
+    let running = Memo::new(move |_| compaction.with(CompactionView::is_running));
+    let exceeded = move || metrics.with(|m| m.as_ref().is_some_and(|m| m.exceeded));
+    let remaining = move || match exceeded() {
+        true => Text(lang).exceeded().to_string(),
+        false => Text(lang).remaining(metrics.with(|m| m.as_ref().map(|m| m.remaining_percent))),
+    };
     let usage = move || {
         metrics.with(|m| match m {
             Some(m) => Text(lang).usage(m.used_tokens, m.window_tokens),
@@ -35,7 +42,7 @@ pub fn StatusToolbar(
     };
     let over_trigger = move || {
         metrics.with(|m| {
-            m.as_ref().filter(|m| m.over_trigger).map(|m| {
+            m.as_ref().filter(|m| m.over_trigger && !running.get()).map(|m| {
                 let t = Text(lang);
                 view! {
                     <span class="chip chip-over" part="over-trigger" data-testid="ctxguard-over-trigger" title=t.over_trigger_title(m.trigger_tokens)>
@@ -46,7 +53,7 @@ pub fn StatusToolbar(
         })
     };
     let forecast = move || {
-        view_model.with(|v| v.forecast).map(|f| {
+        view_model.with(|v| v.forecast).filter(|_| !running.get()).map(|f| {
             let t = Text(lang);
             view! {
                 <span
@@ -60,7 +67,7 @@ pub fn StatusToolbar(
                 >
                     {move || {
                         let (main, detail) = Text(lang).forecast_parts(f.turns);
-                        view! { <span class="label">{main}<span class="label-detail">{detail}</span></span> }
+                        view! { <span class="label"><span class="label-main">{main}</span><span class="label-detail">{detail}</span></span> }
                     }}
                 </span>
             }
@@ -127,6 +134,7 @@ pub fn StatusToolbar(
             data-compaction=compaction_state
             data-over-trigger=move || metrics.with(|m| m.as_ref().is_some_and(|m| m.over_trigger)).to_string()
             data-connection=connection_state
+            data-exceeded=move || exceeded().then_some("true")
             data-last-event-id=move || view_model.with(|v| v.last_event_id.map(|id| id.to_string()))
         >
             <div class="tb-line" part="line">
@@ -139,7 +147,10 @@ pub fn StatusToolbar(
                     class="tb-remaining"
                     part="remaining"
                     data-testid="ctxguard-remaining"
-                    data-short=move || Text(lang).remaining_short(metrics.with(|m| m.as_ref().map(|m| m.remaining_percent)))
+                    data-short=move || match exceeded() {
+                        true => Text(lang).exceeded_short().to_string(),
+                        false => Text(lang).remaining_short(metrics.with(|m| m.as_ref().map(|m| m.remaining_percent))),
+                    }
                 >
                     <span class="label">{remaining}</span>
                 </span>
@@ -156,7 +167,7 @@ pub fn StatusToolbar(
                 >
                     {move || {
                         let (main, detail) = compaction.with(|c| Text(lang).compaction_parts(c));
-                        view! { <span class="label">{main}<span class="label-detail">{detail}</span></span> }
+                        view! { <span class="label"><span class="label-main">{main}</span><span class="label-detail">{detail}</span></span> }
                     }}
                 </span>
                 {forecast}

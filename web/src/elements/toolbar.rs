@@ -2,17 +2,22 @@
 //! [`ToolbarConfig`], keeps one [`LiveToolbar`] (restored from
 //! `localStorage`), runs its feed (the SSE hook, or nothing when the host
 //! pushes events), mounts [`StatusToolbar`] into the shadow root while
-//! connected, and reports every change as `ctxguard-change` and every new
-//! compaction status as `ctxguard-compaction`.
+//! connected, and reports every change as `ctxguard-change`, every new
+//! compaction status as `ctxguard-compaction` and every event it did not apply
+//! as `ctxguard-ignored` (`{outcome, field, reason}`). All three are dispatched
+//! before the call that caused them returns, and the shadow DOM is updated in
+//! the same task (Leptos runs its effects synchronously on a signal's change).
 
 use super::dom;
 use crate::components::{use_now_ms, StatusToolbar};
 use crate::config::{FeedSource, ToolbarConfig};
+use crate::connection::Connection;
 use crate::ids::{id_from_f64, id_from_str};
 use crate::live::LiveToolbar;
 use crate::public_state::{compaction_key, PublicState};
 use crate::sse::use_status_stream;
 use crate::state::{EventOutcome, Toolbar};
+use crate::turn_end::TurnEnd;
 use ctxguard_core::protocol::ContextState;
 use leptos::prelude::*;
 use std::any::Any;
@@ -96,15 +101,62 @@ impl ToolbarController {
         } else {
             Err(())
         };
-        let payload = dom::json_text(&event)
-            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
-        let outcome = match (id, payload) {
-            (Ok(id), Some(payload)) => {
-                live.update(|t| t.apply_host_event(id, &payload, js_sys::Date::now()))
+        let text = dom::json_text(&event);
+        let outcome = match (id, text) {
+            (Ok(id), Some(text)) => {
+                live.update(|t| t.apply_host_text(id, &text, js_sys::Date::now()))
             }
-            _ => live.update(Toolbar::reject_malformed),
+            (Err(()), _) => live.update(|t| {
+                t.reject_malformed(Some("id"), "the id is not an integer from 0 to 2^53 - 1")
+            }),
+            (_, None) => live.update(|t| {
+                t.reject_malformed(None, "the event is neither an object nor JSON text")
+            }),
         };
         outcome.as_str().to_string()
+    }
+
+    /// The turn ended (`reason`: `"done"`, `"error"` or `"cancelled"`, or nothing): a
+    /// compaction still running shows as interrupted. `true` when one was.
+    #[wasm_bindgen(js_name = turnEnded)]
+    pub fn turn_ended(&self, reason: JsValue) -> Result<bool, JsValue> {
+        let reason = if reason.is_undefined() || reason.is_null() {
+            None
+        } else {
+            let name = reason.as_string().unwrap_or_default();
+            Some(TurnEnd::parse(&name).ok_or_else(|| {
+                js_sys::TypeError::new(
+                    "turnEnded(reason): reason must be \"done\", \"error\", \"cancelled\" or omitted",
+                )
+            })?)
+        };
+        Ok(self.inner.live().update(|t| t.turn_ended(reason)))
+    }
+
+    /// The host's own connection (`"live"`, `"reconnecting"` or `"offline"`; `null` shows
+    /// "fed by the page" again), for `source="host"`.
+    #[wasm_bindgen(js_name = setConnection)]
+    pub fn set_connection(&self, state: JsValue) -> Result<(), JsValue> {
+        if self.inner.config().source != FeedSource::Host {
+            return Err(js_sys::Error::new(
+                "setConnection is for source=\"host\": this toolbar shows its own stream's state",
+            )
+            .into());
+        }
+        let connection = match state.as_string().as_deref() {
+            Some("live") => Connection::Live,
+            Some("reconnecting") => Connection::Reconnecting,
+            Some("offline") => Connection::Offline,
+            None if state.is_null() || state.is_undefined() => Connection::Host,
+            _ => {
+                return Err(js_sys::TypeError::new(
+                    "setConnection(state): state must be \"live\", \"reconnecting\", \"offline\" or null",
+                )
+                .into())
+            }
+        };
+        self.inner.live().update(|t| t.host_connection(connection));
+        Ok(())
     }
 
     /// Applies a `/context` body (the server's word): `"applied"` or `"malformed"`.
@@ -201,7 +253,19 @@ impl Inner {
                 &dom::json_value(&compaction),
             );
         }
-        let json = PublicState::of(&session, after).to_json();
+        if after.ignored() != before.ignored() {
+            if let Some(refusal) = after.last_refusal() {
+                let detail = serde_json::to_string(refusal).unwrap_or_default();
+                dom::dispatch(&self.host, "ctxguard-ignored", &dom::json_value(&detail));
+            }
+        }
+        if PublicState::differs(before, after) {
+            self.report_change(&session, after);
+        }
+    }
+
+    fn report_change(&self, session: &str, after: &Toolbar) {
+        let json = PublicState::of(session, after).to_json();
         let changed = {
             let mut last = self.last_state.borrow_mut();
             let changed = *last != json;
@@ -219,6 +283,7 @@ impl Inner {
         self.stop_feed();
         let live = self.live();
         let config = self.config();
+        live.update(|t| t.watch_stalls(config.stall_watch_ms()));
         match config.source {
             FeedSource::Host => live.update(Toolbar::fed_by_host),
             FeedSource::Sse => {
@@ -276,6 +341,8 @@ impl Inner {
         }
         if old.feed_changed(&new) && self.host.is_connected() {
             self.start_feed();
+        } else if let Some(live) = self.live.borrow().clone() {
+            live.update(|t| t.watch_stalls(new.stall_watch_ms()));
         }
         if self.view.borrow().is_some() {
             self.mount_view();

@@ -329,7 +329,10 @@ fn host_events_in_both_shapes_numbered_by_the_toolbar() {
             "{bad}"
         );
     }
-    assert_eq!(t.reject_malformed(), EventOutcome::Malformed);
+    assert_eq!(
+        t.reject_malformed(Some("id"), "not an integer"),
+        EventOutcome::Malformed
+    );
     assert_eq!(t.view(T0).metrics.expect("metrics").used_tokens, 8_000);
     assert_eq!(t.ignored().malformed, 6);
     assert_eq!(t.ignored().unknown, 1);

@@ -28,11 +28,11 @@ fn remaining_percent_is_clamped() {
     e["context_metrics"]["display_remaining_percent"] = json!(0);
     apply(&mut t, 2, &e);
     assert_eq!(t.view(T0).metrics.expect("metrics").remaining_percent, 0);
-    // Core never computes a negative count: such an event is malformed and changes nothing.
+    // A negative count (a Wegent backend over its window sends them) reads as 0.
     e["context_metrics"]["display_remaining_percent"] = json!(-3);
-    apply(&mut t, 3, &e);
-    assert_eq!(t.view(T0).ignored.malformed, 1);
-    assert_eq!(t.view(T0).last_event_id, Some(2));
+    assert_eq!(apply(&mut t, 3, &e), EventOutcome::Applied);
+    assert_eq!(t.view(T0).metrics.expect("metrics").remaining_percent, 0);
+    assert_eq!(t.view(T0).last_event_id, Some(3));
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn malformed_and_unknown_events_change_nothing() {
         ),
         (Some("4"), EVENT_NAME, {
             let mut e = event(1);
-            e["phase"] = json!("nope");
+            e["phase"] = json!(4);
             e.to_string()
         }),
         (Some("5"), EVENT_NAME, {
@@ -91,7 +91,7 @@ fn malformed_and_unknown_events_change_nothing() {
         }),
         (Some("8"), EVENT_NAME, {
             let mut e = event(1);
-            e["context_metrics"]["context_window"] = json!(-1);
+            e["context_metrics"]["context_window"] = json!(null);
             e.to_string()
         }),
         (None, EVENT_NAME, event(1).to_string()),
@@ -116,6 +116,21 @@ fn malformed_and_unknown_events_change_nothing() {
     assert_eq!(t.ignored().unknown, 1);
     // A later valid event still applies: the bad ids did not advance the cursor.
     assert_eq!(apply(&mut t, 2, &event(20_000)), EventOutcome::Applied);
+}
+
+/// Issue 24, point 3: an event naming a key twice is malformed here as in core's parser and the
+/// relay (one rule, `StatusEvent::accept_text`), whichever of its values would have applied.
+#[test]
+fn regression_issue_24_point_3_an_event_with_a_repeated_key_is_malformed() {
+    let mut t = Toolbar::new();
+    let text = event(10_000).to_string();
+    let repeated = text.replacen("\"phase\":", "\"phase\":\"turn_end\",\"phase\":", 1);
+    assert_ne!(text, repeated);
+    let outcome = t.apply_event(Some("1"), EVENT_NAME, &repeated, T0);
+    assert_eq!(outcome, EventOutcome::Malformed);
+    assert!(t.view(T0).metrics.is_none());
+    assert!(ctxguard_core::protocol::StatusEvent::parse(&repeated).is_err());
+    assert_eq!(apply(&mut t, 2, &event(10_000)), EventOutcome::Applied);
 }
 
 #[test]
@@ -385,4 +400,273 @@ fn attachment_budget_defaults_and_overrides() {
             limit_tokens: 900
         }
     );
+}
+
+// ---------- issue 23: a real Wegent-style host ----------
+
+/// A Wegent `chat:status_updated` payload of `sse` (no `type`, task and subtask ids).
+fn wegent(mut sse: serde_json::Value) -> serde_json::Value {
+    let map = sse.as_object_mut().expect("object");
+    map.remove("type");
+    map.remove("response_id");
+    map.insert("task_id".into(), json!(7));
+    map.insert("subtask_id".into(), json!(42));
+    sse
+}
+
+#[test]
+fn issue_23_1_a_late_in_progress_of_an_ended_compaction_is_stale() {
+    for end in ["completed", "fallback"] {
+        let mut t = Toolbar::new();
+        t.fed_by_host();
+        let at = |s| wegent(compaction_event(s, json!({"after_tokens": 40_000})));
+        assert_eq!(
+            t.apply_host_event(None, &at("started"), T0),
+            EventOutcome::Applied
+        );
+        // Wegent's join handler: the live end first, then the cached heartbeat.
+        assert_eq!(
+            t.apply_host_event(None, &at(end), T0 + 9_000.0),
+            EventOutcome::Applied
+        );
+        let before = t.clone();
+        for late in ["in_progress", "started"] {
+            assert_eq!(
+                t.apply_host_event(None, &at(late), T0 + 9_500.0),
+                EventOutcome::Stale,
+                "{end} then {late}"
+            );
+        }
+        assert_eq!(t.view(T0 + 10_000.0).compaction.state(), end);
+        assert!(!t.is_compacting());
+        assert_eq!(t.history().len(), 1);
+        assert_eq!(t.last_event_id(), before.last_event_id());
+        assert_eq!(t.ignored().stale, 2);
+        let why = t.last_refusal().expect("a reason");
+        assert_eq!(why.outcome, EventOutcome::Stale);
+        assert_eq!(why.field.as_deref(), Some("context_compaction.created_at"));
+        // The next compaction (another created_at) runs as usual.
+        let mut next = compaction_event("in_progress", json!({}));
+        next["context_compaction"]["created_at"] = json!("2026-06-23T15:10:00Z");
+        assert_eq!(
+            t.apply_host_event(None, &wegent(next), T0 + 20_000.0),
+            EventOutcome::Applied
+        );
+        assert!(t.is_compacting());
+    }
+}
+
+#[test]
+fn issue_23_2_a_turn_that_ends_mid_compaction_interrupts_it() {
+    let mut t = Toolbar::new();
+    t.fed_by_host();
+    assert!(
+        !t.turn_ended(Some(TurnEnd::Done)),
+        "nothing running: nothing to interrupt"
+    );
+    t.apply_host_event(None, &compaction_event("in_progress", json!({})), T0);
+    assert!(t.is_compacting());
+    assert!(t.turn_ended(Some(TurnEnd::Cancelled)));
+    assert!(!t.is_compacting());
+    assert_eq!(
+        t.view(T0 + 1_000.0).compaction,
+        CompactionView::Interrupted {
+            reason: Some(TurnEnd::Cancelled)
+        }
+    );
+    assert_eq!(t.view(T0).compaction.state(), "interrupted");
+    assert!(t.history().is_empty(), "not a completed compaction");
+    assert_eq!(
+        t.interrupted().map(|i| i.reason),
+        Some(Some(TurnEnd::Cancelled))
+    );
+    // Its late heartbeat does not bring it back.
+    assert_eq!(
+        t.apply_host_event(
+            None,
+            &compaction_event("in_progress", json!({})),
+            T0 + 2_000.0
+        ),
+        EventOutcome::Stale
+    );
+    // A reload shows it interrupted still.
+    let reloaded = Toolbar::restored_from(t.saved(), T0 + 5_000.0);
+    assert_eq!(
+        reloaded.view(T0 + 5_000.0).compaction.state(),
+        "interrupted"
+    );
+    assert!(!reloaded.is_compacting());
+    // Its real end, should one come after all, is recorded.
+    let done = compaction_event("completed", json!({"after_tokens": 40_000}));
+    assert_eq!(
+        t.apply_host_event(None, &done, T0 + 3_000.0),
+        EventOutcome::Applied
+    );
+    assert_eq!(t.history().len(), 1);
+    assert_eq!(t.view(T0).compaction.state(), "completed");
+    assert_eq!(t.interrupted(), None);
+}
+
+#[test]
+fn issue_23_2_a_compaction_silent_past_the_watch_shows_stalled() {
+    let mut t = Toolbar::new();
+    t.watch_stalls(Some(120_000.0));
+    apply_at(&mut t, 1, &compaction_event("started", json!({})), T0);
+    assert_eq!(t.view(T0 + 120_000.0).compaction.state(), "compacting");
+    assert_eq!(
+        t.view(T0 + 125_000.0).compaction,
+        CompactionView::Stalled {
+            elapsed_secs: 125,
+            quiet_secs: 125
+        }
+    );
+    assert!(
+        t.is_compacting(),
+        "stalled is still running, as far as anyone knows"
+    );
+    // Its next event: compacting again, the elapsed time unbroken.
+    apply_at(
+        &mut t,
+        2,
+        &compaction_event("in_progress", json!({})),
+        T0 + 130_000.0,
+    );
+    assert_eq!(
+        t.view(T0 + 131_000.0).compaction,
+        CompactionView::Compacting {
+            elapsed_secs: 131,
+            before_tokens: 110_000,
+            target_tokens: 89_600
+        }
+    );
+    // Without a watch (a host feeds it), never stalled.
+    t.watch_stalls(None);
+    assert_eq!(t.view(T0 + 900_000.0).compaction.state(), "compacting");
+    t.watch_stalls(Some(1_000.0));
+    assert_eq!(t.cleared().view(T0).compaction.state(), "idle");
+}
+
+#[test]
+fn issue_23_3_unknown_phases_update_the_metrics() {
+    let mut t = Toolbar::new();
+    t.fed_by_host();
+    let mut cold = wegent(event(64_000));
+    cold["phase"] = json!("persisted");
+    assert_eq!(t.apply_host_event(None, &cold, T0), EventOutcome::Applied);
+    assert_eq!(t.view(T0).metrics.expect("metrics").used_tokens, 64_000);
+    assert_eq!(t.phase().map(ReceivedPhase::as_str), Some("persisted"));
+    assert_eq!(t.view(T0).compaction.state(), "idle");
+    let mut sse = event(70_000);
+    sse["phase"] = json!("a_newer_phase");
+    assert_eq!(apply(&mut t, 5, &sse), EventOutcome::Applied);
+    assert_eq!(t.view(T0).metrics.expect("metrics").used_tokens, 70_000);
+    // Saved as no phase (the saved /context state holds the five), the metrics kept.
+    let saved = t.saved().expect("saved");
+    assert_eq!(saved.state.phase, None);
+    // Only a missing or mistyped field is malformed.
+    let mut bad = wegent(event(1));
+    bad["phase"] = json!(["build_messages"]);
+    assert_eq!(t.apply_host_event(None, &bad, T0), EventOutcome::Malformed);
+    assert_eq!(
+        t.last_refusal().and_then(|r| r.field.as_deref()),
+        Some("phase")
+    );
+}
+
+#[test]
+fn issue_23_4_out_of_range_numbers_are_clamped_and_the_window_exceeded() {
+    let mut t = Toolbar::new();
+    apply(&mut t, 1, &event(90_000));
+    let mut over = event(140_000);
+    let m = &mut over["context_metrics"];
+    m["remaining_input_tokens"] = json!(-28_000);
+    m["remaining_percent"] = json!(-25);
+    m["display_remaining_tokens"] = json!(-12_000);
+    m["display_remaining_percent"] = json!(-9);
+    assert_eq!(apply(&mut t, 2, &over), EventOutcome::Applied);
+    let v = t.view(T0).metrics.expect("metrics");
+    assert_eq!(v.remaining_percent, 0);
+    assert_eq!(v.used_tokens, 140_000);
+    assert!(v.exceeded);
+    assert!((v.used_percent - 100.0).abs() < 1e-9, "the bar is full");
+    let m = t.metrics().expect("metrics");
+    assert_eq!((m.remaining_percent, m.display_remaining_tokens), (0, 0));
+    let mut high = event(1_000);
+    high["context_metrics"]["remaining_percent"] = json!(250);
+    assert_eq!(apply(&mut t, 3, &high), EventOutcome::Applied);
+    assert_eq!(t.metrics().expect("metrics").remaining_percent, 100);
+    assert!(!t.view(T0).metrics.expect("metrics").exceeded);
+}
+
+#[test]
+fn issue_23_5_every_ignored_event_says_why() {
+    let mut t = Toolbar::new();
+    apply(&mut t, 3, &event(1_000));
+    let mut cases: Vec<(EventOutcome, String)> = Vec::new();
+    let mut check = |t: &mut Toolbar, outcome: EventOutcome, field: Option<&'static str>| {
+        let r = t.last_refusal().expect("a refusal").clone();
+        assert_eq!(
+            (r.outcome, r.field.as_deref()),
+            (outcome, field),
+            "{}",
+            r.reason
+        );
+        assert!(!r.reason.is_empty() && r.reason.len() < 200, "{}", r.reason);
+        cases.push((r.outcome, r.reason));
+    };
+    assert_eq!(apply(&mut t, 2, &event(5)), EventOutcome::Stale);
+    check(&mut t, EventOutcome::Stale, Some("id"));
+    let mut e = event(5);
+    e["context_metrics"]["used_input_tokens"] = json!("lots");
+    assert_eq!(apply(&mut t, 4, &e), EventOutcome::Malformed);
+    check(
+        &mut t,
+        EventOutcome::Malformed,
+        Some("context_metrics.used_input_tokens"),
+    );
+    assert_eq!(
+        t.apply_event(Some("5"), "ping", "{}", T0),
+        EventOutcome::Unknown
+    );
+    check(&mut t, EventOutcome::Unknown, None);
+    assert_eq!(
+        t.apply_event(None, EVENT_NAME, "{}", T0),
+        EventOutcome::Malformed
+    );
+    check(&mut t, EventOutcome::Malformed, Some("id"));
+    let mut other = event(5);
+    other["type"] = json!("chat:message");
+    assert_eq!(t.apply_host_event(None, &other, T0), EventOutcome::Unknown);
+    check(&mut t, EventOutcome::Unknown, Some("type"));
+    assert_eq!(
+        t.apply_host_text(None, "{\"phase\":", T0),
+        EventOutcome::Malformed
+    );
+    check(&mut t, EventOutcome::Malformed, None);
+    assert_eq!(cases.len(), 6);
+    assert_eq!(t.ignored().rejected() + t.ignored().stale, 6);
+    assert!(
+        cases[0].1.contains("at or below the last applied id 3"),
+        "{}",
+        cases[0].1
+    );
+}
+
+#[test]
+fn issue_23_6_the_host_says_how_its_socket_is() {
+    let mut t = Toolbar::new();
+    t.fed_by_host();
+    assert_eq!(t.view(T0).connection, Connection::Host);
+    for state in [
+        Connection::Live,
+        Connection::Reconnecting,
+        Connection::Offline,
+    ] {
+        t.host_connection(state);
+        assert_eq!(t.view(T0).connection, state);
+    }
+    assert_eq!(t.view(T0).offline_reason, Some(OfflineReason::HostSaid));
+    t.host_connection(Connection::Host);
+    assert_eq!(t.view(T0).connection, Connection::Host);
+    assert_eq!(t.view(T0).offline_reason, None);
 }

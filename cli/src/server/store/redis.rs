@@ -6,7 +6,9 @@
 //!   with its data and the id before it (so a reader can tell a gap);
 //! - `s:{id}:state`: a hash with the last id, the latest valid event and the
 //!   latest compaction event (the `/context` body and the resync);
-//! - `sessions`: every session by last activity (eviction, idling);
+//! - `sessions`: every session by last activity, scored by the store's
+//!   activity sequence (`activity`: `max(last + 1, now in µs)`, as event ids
+//!   are), which never ties (eviction, idling);
 //! - `leases`: sessions some instance has streams open on (or runs), with
 //!   their expiry; they are never evicted or idled while it lasts.
 //!

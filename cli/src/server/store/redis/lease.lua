@@ -8,7 +8,7 @@ for i = 5, #ARGV do
     if not exists then
       redis.call('HSETNX', key(sid, 'state'), 'last', '0')
     end
-    redis.call('ZADD', sessions_key, now_ms, sid)
+    touch(sid)
     redis.call('ZADD', leases_key, until_ms, sid)
   end
 end

@@ -10,7 +10,7 @@ end
 local lease_ms = tonumber(ARGV[6])
 if lease_ms > 0 then
   redis.call('ZADD', leases_key, now_ms + lease_ms, sid)
-  redis.call('ZADD', sessions_key, 'XX', now_ms, sid)
+  touch(sid, true)
 end
 local entries = {}
 if ARGV[4] ~= '' then

@@ -3,7 +3,7 @@
 -- Appends the events with ids max(last + 1, now in µs, floor), trims the log
 -- to the buffer, keeps the latest and latest compaction events, and wakes
 -- every instance. A new session past the cap evicts the least recently active
--- one without a lease, or fails with FULL.
+-- one without a lease (by the activity sequence: never a tie), or fails with FULL.
 local sid = ARGV[3]
 local buffer = tonumber(ARGV[4])
 if not redis.call('ZSCORE', sessions_key, sid) and redis.call('ZCARD', sessions_key) >= tonumber(ARGV[5]) then
@@ -45,6 +45,6 @@ for i = 7, #ARGV, 2 do
   id = id + 1
 end
 redis.call('HSET', state, 'last', string.format('%.0f', prev))
-redis.call('ZADD', sessions_key, now_ms, sid)
+touch(sid)
 redis.call('PUBLISH', channel, cjson.encode({s = sid, e = events}))
 return ids

@@ -1,0 +1,352 @@
+//! The object model of one file as PyPDF2's `PdfReader` holds it: the
+//! cross-reference entries (read by `xref`), the trailer, and indirect
+//! objects resolved on demand (with the same repairs: an object missing from
+//! the table is searched for in the file) and cached. Cycles and decoding
+//! past the budget are errors, never loops.
+
+use super::error::{fail, Result};
+use super::filters::{self, Budget, Parms};
+use super::lexer::{self, Cursor, Resolver};
+use super::object::{Dict, Object, Stream};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+/// How many references may chain (`1 0 R` naming an object that is itself a
+/// reference) or nest while resolving, before the file is called cyclic.
+const MAX_RESOLVE_DEPTH: usize = 64;
+
+/// One parsed file.
+pub(crate) struct Document<'a> {
+    /// The file's bytes.
+    pub(crate) data: &'a [u8],
+    /// `xref[generation][id] = offset`.
+    pub(crate) xref: HashMap<i64, HashMap<i64, i64>>,
+    /// Entries marked free (`f`), by generation and id.
+    pub(crate) free: HashMap<i64, HashMap<i64, bool>>,
+    /// Objects in object streams: id -> (stream id, index).
+    pub(crate) objstm: HashMap<i64, (i64, i64)>,
+    /// The merged trailer.
+    pub(crate) trailer: Dict,
+    /// The first object number of a table that does not start at 0.
+    pub(crate) xref_index: i64,
+    cache: RefCell<HashMap<(i64, i64), Object>>,
+    resolving: RefCell<HashSet<(i64, i64)>>,
+    offsets: RefCell<Option<BTreeSet<usize>>>,
+    /// What stream decoding may still produce.
+    pub(crate) budget: Budget,
+}
+
+impl<'a> Document<'a> {
+    /// An empty model over the bytes.
+    pub(crate) fn new(data: &'a [u8], max_inflated_bytes: u64) -> Self {
+        Document {
+            data,
+            xref: HashMap::new(),
+            free: HashMap::new(),
+            objstm: HashMap::new(),
+            trailer: Dict::default(),
+            xref_index: 0,
+            cache: RefCell::new(HashMap::new()),
+            resolving: RefCell::new(HashSet::new()),
+            offsets: RefCell::new(None),
+            budget: Budget::new(max_inflated_bytes),
+        }
+    }
+
+    /// Caches an object read while the table was built (an xref stream).
+    pub(crate) fn cache_object(&self, gen: i64, id: i64, obj: Object) {
+        self.cache.borrow_mut().insert((gen, id), obj);
+    }
+
+    /// The object `id gen R`, resolved (`IndirectObject.get_object()`).
+    pub(crate) fn get(&self, id: i64, gen: i64) -> Result<Object> {
+        let mut obj = self.get_one(id, gen)?;
+        let mut hops = 0;
+        while let Object::Ref(i, g) = obj {
+            hops += 1;
+            if hops > MAX_RESOLVE_DEPTH {
+                return fail(format!("object {id} {gen} is a cycle of references"));
+            }
+            obj = self.get_one(i, g)?;
+        }
+        Ok(obj)
+    }
+
+    /// Resolves a value that may be a reference.
+    pub(crate) fn resolve(&self, obj: &Object) -> Result<Object> {
+        match obj {
+            Object::Ref(id, gen) => self.get(*id, *gen),
+            other => Ok(other.clone()),
+        }
+    }
+
+    /// `dict[key]`: the value resolved, or `None` when the key is missing.
+    pub(crate) fn key(&self, dict: &Dict, key: &str) -> Result<Option<Object>> {
+        dict.get(key).map(|v| self.resolve(v)).transpose()
+    }
+
+    /// `dict[key]` where PyPDF2 would raise `KeyError` when it is missing.
+    pub(crate) fn must(&self, dict: &Dict, key: &str) -> Result<Object> {
+        match self.key(dict, key)? {
+            Some(v) => Ok(v),
+            None => fail(format!("missing key {key}")),
+        }
+    }
+
+    fn get_one(&self, id: i64, gen: i64) -> Result<Object> {
+        if let Some(hit) = self.cache.borrow().get(&(gen, id)) {
+            return Ok(hit.clone());
+        }
+        if !self.resolving.borrow_mut().insert((gen, id)) {
+            return fail(format!(
+                "object {id} {gen} refers to itself while being read"
+            ));
+        }
+        if self.resolving.borrow().len() > MAX_RESOLVE_DEPTH {
+            self.resolving.borrow_mut().remove(&(gen, id));
+            return fail("objects nested through too many references");
+        }
+        let read = self.read_indirect(id, gen);
+        self.resolving.borrow_mut().remove(&(gen, id));
+        let obj = read?;
+        self.cache.borrow_mut().insert((gen, id), obj.clone());
+        Ok(obj)
+    }
+
+    /// `PdfReader.get_object` without the cache.
+    fn read_indirect(&self, id: i64, gen: i64) -> Result<Object> {
+        if gen == 0 {
+            if let Some(&(stm, idx)) = self.objstm.get(&id) {
+                return self.read_from_object_stream(id, stm, idx);
+            }
+        }
+        if let Some(&offset) = self.xref.get(&gen).and_then(|t| t.get(&id)) {
+            if self
+                .free
+                .get(&gen)
+                .and_then(|t| t.get(&id))
+                .copied()
+                .unwrap_or(false)
+            {
+                return Ok(Object::Null);
+            }
+            let mut cur = Cursor::new(self.data, usize::try_from(offset).unwrap_or(usize::MAX));
+            if read_object_header(&mut cur).is_none() {
+                match find_object(self.data, id, gen) {
+                    Some(at) => {
+                        cur.pos = at;
+                        if read_object_header(&mut cur).is_none() {
+                            return fail(format!("object {id} {gen} header unreadable"));
+                        }
+                    }
+                    None => {
+                        // idnum = -1: PyPDF2 (not strict) reads whatever is there.
+                        cur.pos = usize::try_from(offset).unwrap_or(usize::MAX);
+                    }
+                }
+            }
+            return lexer::read_object(&mut cur, Some(self));
+        }
+        match find_object(self.data, id, gen) {
+            Some(at) => {
+                // seek(m.end() + 1), skip_over_whitespace, seek(-1)
+                let end = header_end(self.data, at);
+                let mut cur = Cursor::new(self.data, end + 1);
+                while cur.peek().is_some_and(lexer::is_pdf_whitespace) {
+                    cur.pos += 1;
+                }
+                if cur.pos > end + 1 || cur.peek().is_none() {
+                    cur.pos = cur.pos.saturating_sub(0);
+                }
+                lexer::read_object(&mut cur, Some(self))
+            }
+            None => Ok(Object::Null),
+        }
+    }
+
+    /// `_get_object_from_stream`.
+    fn read_from_object_stream(&self, id: i64, stm: i64, idx: i64) -> Result<Object> {
+        let obj = self.get(stm, 0)?;
+        let Object::Stream(stream) = obj else {
+            return fail(format!("object stream {stm} is not a stream"));
+        };
+        if self
+            .key(&stream.dict, "/Type")?
+            .as_ref()
+            .and_then(Object::as_name)
+            != Some("/ObjStm")
+        {
+            return fail(format!("object stream {stm} is not of type /ObjStm"));
+        }
+        let n = self.must(&stream.dict, "/N")?.as_int().unwrap_or(0);
+        if idx >= n {
+            return fail(format!(
+                "object {id} is past the end of object stream {stm}"
+            ));
+        }
+        let data = self.stream_data(&stream)?;
+        let first = self.must(&stream.dict, "/First")?.as_int().unwrap_or(0);
+        let mut cur = Cursor::new(&data, 0);
+        for _ in 0..n {
+            cur.skip_whitespace();
+            let num = lexer::read_object(&mut cur, None)?;
+            cur.skip_whitespace();
+            let offset = lexer::read_object(&mut cur, None)?;
+            cur.skip_whitespace();
+            if num.as_int() != Some(id) {
+                continue;
+            }
+            let at = first.saturating_add(offset.as_int().unwrap_or(0));
+            let mut obj_cur = Cursor::new(&data, usize::try_from(at).unwrap_or(usize::MAX));
+            obj_cur.skip_whitespace();
+            return match lexer::read_object(&mut obj_cur, Some(self)) {
+                Ok(obj) => Ok(obj),
+                Err(e) if e.0 == "Stream has ended unexpectedly" => Ok(Object::Null),
+                Err(e) => Err(e),
+            };
+        }
+        Ok(Object::Null)
+    }
+
+    /// `stream.get_data()`: the decoded bytes, decoded once.
+    pub(crate) fn stream_data(&self, stream: &Stream) -> Result<Rc<[u8]>> {
+        if let Some(done) = stream.decoded.get() {
+            return done.clone().map_err(super::error::PdfError);
+        }
+        let result = self.decode_stream(stream);
+        let stored = result.clone().map_err(|e| e.0);
+        let _ = stream.decoded.set(stored);
+        result
+    }
+
+    fn decode_stream(&self, stream: &Stream) -> Result<Rc<[u8]>> {
+        let filters = match stream.dict.get("/Filter") {
+            None => Vec::new(),
+            Some(f) => match self.resolve(f)? {
+                Object::Array(items) => (*items).clone(),
+                Object::Null => Vec::new(),
+                other => vec![other],
+            },
+        };
+        if filters.is_empty() {
+            return Ok(stream.raw.clone());
+        }
+        // `stream.get("/DecodeParms")` does not resolve a reference (PyPDF2 then ignores it).
+        let parms_obj = stream.dict.get("/DecodeParms").cloned();
+        let parms = match &parms_obj {
+            Some(Object::Dict(d)) => Parms::One(d),
+            Some(Object::Array(items)) => Parms::Many(items),
+            _ => Parms::None,
+        };
+        filters::decode(&filters, parms, &stream.raw, &self.budget).map(Rc::from)
+    }
+
+    /// Every offset the table lists, sorted (for `get_next_obj_pos`).
+    fn sorted_offsets(&self) -> std::cell::Ref<'_, Option<BTreeSet<usize>>> {
+        if self.offsets.borrow().is_none() {
+            let set = self
+                .xref
+                .values()
+                .flat_map(|t| t.values())
+                .filter_map(|&o| usize::try_from(o).ok())
+                .collect();
+            *self.offsets.borrow_mut() = Some(set);
+        }
+        self.offsets.borrow()
+    }
+
+    /// Forgets the sorted offsets after the table changed.
+    pub(crate) fn table_changed(&self) {
+        *self.offsets.borrow_mut() = None;
+    }
+}
+
+impl Resolver for Document<'_> {
+    fn resolve_ref(&self, id: i64, gen: i64) -> Result<Object> {
+        // `pdf.get_object(length)`: one level, as PyPDF2 does.
+        self.get_one(id, gen)
+    }
+
+    fn next_object_offset(&self, pos: usize) -> usize {
+        let offsets = self.sorted_offsets();
+        offsets
+            .as_ref()
+            .and_then(|s| s.range(pos + 1..).next().copied())
+            .unwrap_or(1 << 32)
+            .min(1 << 32)
+    }
+}
+
+/// `read_object_header`: `id gen obj` with PyPDF2's tolerance for stray
+/// blanks and a comment first; leaves the cursor at the object. `None` when
+/// the numbers do not parse (PyPDF2's `int()` raising).
+pub(crate) fn read_object_header(cur: &mut Cursor<'_>) -> Option<(i64, i64)> {
+    if cur.peek() == Some(b'%') {
+        while let Some(b) = cur.next() {
+            if b == b'\n' || b == b'\r' {
+                break;
+            }
+        }
+    }
+    skip_over_whitespace(cur);
+    let id = cur.until(lexer::is_py_space, true).ok()?.to_vec();
+    cur.next();
+    skip_over_whitespace(cur);
+    let gen = cur.until(lexer::is_py_space, true).ok()?.to_vec();
+    cur.next();
+    skip_over_whitespace(cur);
+    cur.take(3);
+    cur.skip_whitespace();
+    let id = python_int_str(&id)?;
+    let gen = python_int_str(&gen)?;
+    Some((id, gen))
+}
+
+/// `skip_over_whitespace` then `seek(-1, 1)`.
+fn skip_over_whitespace(cur: &mut Cursor<'_>) {
+    cur.skip_whitespace();
+}
+
+/// Python's `int(bytes)` (surrounding blanks allowed).
+pub(crate) fn python_int_str(text: &[u8]) -> Option<i64> {
+    let t = text.trim_ascii();
+    lexer::python_int(t)
+}
+
+/// `re.search(rf"\s{id}\s+{gen}\s+obj")`: the offset just after the leading blank.
+fn find_object(data: &[u8], id: i64, gen: i64) -> Option<usize> {
+    let needle = id.to_string();
+    let gen_s = gen.to_string();
+    let mut from = 0;
+    while let Some(off) = memchr::memmem::find(&data[from..], needle.as_bytes()) {
+        let at = from + off;
+        from = at + 1;
+        if at == 0 || !lexer::is_py_space(data[at - 1]) {
+            continue;
+        }
+        let mut i = at + needle.len();
+        let s = i;
+        while data.get(i).copied().is_some_and(lexer::is_py_space) {
+            i += 1;
+        }
+        if i == s || !data[i..].starts_with(gen_s.as_bytes()) {
+            continue;
+        }
+        i += gen_s.len();
+        let s = i;
+        while data.get(i).copied().is_some_and(lexer::is_py_space) {
+            i += 1;
+        }
+        if i == s || !data[i..].starts_with(b"obj") {
+            continue;
+        }
+        return Some(at);
+    }
+    None
+}
+
+/// The end of the `id gen obj` match starting at `at`.
+fn header_end(data: &[u8], at: usize) -> usize {
+    memchr::memmem::find(&data[at..], b"obj").map_or(data.len(), |o| at + o + 3)
+}

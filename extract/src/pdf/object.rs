@@ -1,0 +1,148 @@
+//! PDF objects as PyPDF2's `generic` module holds them: numbers keep whether
+//! they were written as integers (`NumberObject`) or reals (`FloatObject`),
+//! strings are bytes, dictionaries resolve nothing until asked.
+
+use std::cell::OnceCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// One PDF object.
+#[derive(Debug, Clone)]
+pub(crate) enum Object {
+    /// `null` (also what a missing object reads as).
+    Null,
+    /// `true` / `false` (the text path never reads the value).
+    Bool,
+    /// An integer (`NumberObject`).
+    Int(i64),
+    /// A real (`FloatObject`).
+    Real(f64),
+    /// A literal or hexadecimal string, as bytes.
+    Str(Rc<[u8]>),
+    /// A name, with its leading `/`, `#xx` escapes decoded.
+    Name(Rc<str>),
+    /// An array.
+    Array(Rc<Vec<Object>>),
+    /// A dictionary.
+    Dict(Rc<Dict>),
+    /// A stream: its dictionary and raw bytes.
+    Stream(Rc<Stream>),
+    /// An indirect reference `id gen R`.
+    Ref(i64, i64),
+}
+
+/// A dictionary: keys are names (other keys are kept apart and never match).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Dict {
+    entries: HashMap<Rc<str>, Object>,
+}
+
+impl Dict {
+    /// The raw value of a key (unresolved), like `dict.get`.
+    pub(crate) fn get(&self, key: &str) -> Option<&Object> {
+        self.entries.get(key)
+    }
+
+    /// Whether the key is present (`key in dict`).
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        self.entries.contains_key(key)
+    }
+
+    /// Sets a key.
+    pub(crate) fn insert(&mut self, key: Rc<str>, value: Object) {
+        self.entries.insert(key, value);
+    }
+
+    /// Removes a key.
+    pub(crate) fn remove(&mut self, key: &str) -> Option<Object> {
+        self.entries.remove(key)
+    }
+
+    /// The entries, in no particular order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Rc<str>, &Object)> {
+        self.entries.iter()
+    }
+
+    /// The number of entries.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+/// A stream object: its dictionary, its raw data and, once asked, its decoded data.
+#[derive(Debug)]
+pub(crate) struct Stream {
+    /// The stream dictionary (without `/Length`).
+    pub(crate) dict: Dict,
+    /// The bytes between `stream` and `endstream`.
+    pub(crate) raw: Rc<[u8]>,
+    /// The decoded bytes (`get_data()`), computed once.
+    pub(crate) decoded: OnceCell<std::result::Result<Rc<[u8]>, String>>,
+}
+
+impl Object {
+    /// The name's text, if this is a name.
+    pub(crate) fn as_name(&self) -> Option<&str> {
+        match self {
+            Object::Name(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The integer, if this is an integer (`isinstance(x, int)`).
+    pub(crate) fn as_int(&self) -> Option<i64> {
+        match self {
+            Object::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The value as Python's `float(x)` sees a number (ints and reals only).
+    pub(crate) fn as_number(&self) -> Option<f64> {
+        match self {
+            Object::Int(i) => Some(*i as f64),
+            Object::Real(r) => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// Python truthiness of the value (`not data.get(key)`): zero, empty strings,
+    /// arrays and dictionaries are false; everything else (even `false`) is true.
+    pub(crate) fn is_truthy(&self) -> bool {
+        match self {
+            Object::Int(i) => *i != 0,
+            Object::Real(r) => *r != 0.0,
+            Object::Str(s) => !s.is_empty(),
+            Object::Name(n) => !n.is_empty(),
+            Object::Array(a) => !a.is_empty(),
+            Object::Dict(d) => d.len() != 0,
+            Object::Stream(s) => s.dict.len() != 0,
+            Object::Null | Object::Bool | Object::Ref(..) => true,
+        }
+    }
+
+    /// The dictionary of a dictionary or a stream.
+    pub(crate) fn as_dict(&self) -> Option<&Dict> {
+        match self {
+            Object::Dict(d) => Some(d),
+            Object::Stream(s) => Some(&s.dict),
+            _ => None,
+        }
+    }
+
+    /// What kind of object this is, for error messages.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Object::Null => "null",
+            Object::Bool => "boolean",
+            Object::Int(_) => "integer",
+            Object::Real(_) => "real",
+            Object::Str(_) => "string",
+            Object::Name(_) => "name",
+            Object::Array(_) => "array",
+            Object::Dict(_) => "dictionary",
+            Object::Stream(_) => "stream",
+            Object::Ref(..) => "reference",
+        }
+    }
+}
