@@ -9,7 +9,8 @@
 //!
 //! The facade is three things, one file each:
 //! - `wasm/args.rs`: JS values in, core's types out and back, and [`Thrown`],
-//!   the one error type every export throws;
+//!   the one error type every export throws (`wasm/growth.rs`: the memory
+//!   grown in doubling steps while a long array is read);
 //! - `wasm/types.d.ts`: the TypeScript declarations of every data type, appended
 //!   to the package's `.d.ts` at build time (the exports' own signatures name
 //!   them), after the wire contracts' (`protocol/wire.d.ts`, which the toolbar
@@ -28,6 +29,7 @@ use wasm_bindgen::prelude::*;
 mod args;
 mod attachment;
 mod checkpoint;
+mod growth;
 mod guard;
 mod ledger;
 mod metrics;

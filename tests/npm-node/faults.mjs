@@ -82,7 +82,7 @@ export async function checkFaults(style, api, tally) {
     assert(api.parseStatusEvent(data).phase === "after_tool_end", "the event without a repeat");
     const repeated = data.replace('"phase":', '"phase":"turn_end","phase":');
     const e = thrown(() => api.parseStatusEvent(repeated));
-    assert(e.message.startsWith("data: duplicate field `phase`"), e.message);
+    assert(e.message.startsWith("data: ") && e.message.includes("duplicate field `phase`"), e.message);
     const nested = data.replace('"used_input_tokens":5', '"used_input_tokens":5,"used_input_tokens":6');
     assert(thrown(() => api.parseStatusEvent(nested)).message.includes("duplicate field `used_input_tokens`"), "nested");
   });

@@ -6,6 +6,7 @@
 //! getter or a proxy that throws while an argument is read becomes an `Error`
 //! at that path, so a class whose method was running is never left borrowed.
 
+use super::growth::Growth;
 use crate::budget::ModelConfig;
 use crate::message::Message;
 use crate::tokens::TokenCounter;
@@ -213,7 +214,8 @@ fn vec_for<T>(n: u32) -> Result<Vec<T>, NotJson> {
 /// Each item of an array read and turned into a `T` in turn, so that one JS value is held
 /// at a time, however long the array: wasm-bindgen keeps every live JS value in a table that
 /// grows 128 slots at a time (copying it) up to V8's 10 million, so holding them all made a
-/// long array quadratic in time, and one of 9 million trap. `lift` makes the reader's own
+/// long array quadratic in time, and one of 9 million trap; the memory grows in doubling steps
+/// meanwhile ([`Growth`]). `lift` makes the reader's own
 /// errors (the length, a getter's throw at `[i]`) an `E`.
 fn map_items<T, E>(
     v: &JsValue,
@@ -222,10 +224,12 @@ fn map_items<T, E>(
 ) -> Result<Vec<T>, E> {
     let length = array_length(v).map_err(&lift)?;
     let mut out = vec_for(length).map_err(&lift)?;
+    let mut growth = Growth::start();
     for i in 0..length {
         let item = Reflect::get_u32(v, i)
             .map_err(|e| lift(NotJson::new(describe_thrown(&e)).within(format!("[{i}]"))))?;
         out.push(each(i, item)?);
+        growth.after(i + 1);
     }
     Ok(out)
 }
