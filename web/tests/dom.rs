@@ -1071,6 +1071,29 @@ fn element_with(
     (host, controller)
 }
 
+/// Runs the microtasks queued so far (and those they queue), never a task: a timeout set
+/// before has not fired when it returns.
+async fn drain_microtasks() {
+    for _ in 0..20 {
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(
+            &wasm_bindgen::JsValue::NULL,
+        ))
+        .await
+        .expect("resolved");
+    }
+}
+
+/// A flag a zero timeout sets: `true` once the next task has run.
+fn next_task_flag() -> Rc<std::cell::Cell<bool>> {
+    let flag = Rc::new(std::cell::Cell::new(false));
+    let set = flag.clone();
+    let cb = wasm_bindgen::closure::Closure::once_into_js(move || set.set(true));
+    window()
+        .set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0)
+        .expect("timeout");
+    flag
+}
+
 fn shadow_testid(host: &HtmlElement, testid: &str) -> Element {
     host.shadow_root()
         .expect("open")
@@ -1097,12 +1120,15 @@ async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_
     host.add_event_listener_with_callback("ctxguard-ignored", listener.as_ref().unchecked_ref())
         .expect("listen");
 
-    // 9: the shadow DOM shows an event when pushEvent returns, in the same task.
+    // 9: the shadow DOM shows an event in the task pushEvent ran in, once its microtasks ran.
+    let next_task = next_task_flag();
     let out = toolbar.push_event(
         wasm_bindgen::JsValue::from_str(&event(42_000).to_string()),
         wasm_bindgen::JsValue::UNDEFINED,
     );
     assert_eq!(out, "applied");
+    drain_microtasks().await;
+    assert!(!next_task.get(), "the microtasks ran within the task");
     assert_eq!(
         shadow_testid(&host, "ctxguard-usage")
             .text_content()
@@ -1152,6 +1178,7 @@ async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_
         wasm_bindgen::JsValue::UNDEFINED,
     );
     assert_eq!(toolbar.turn_ended("cancelled".into()).ok(), Some(true));
+    drain_microtasks().await;
     assert_eq!(
         shadow_testid(&host, "ctxguard-compaction")
             .get_attribute("data-state")
@@ -1173,6 +1200,7 @@ async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_
     toolbar
         .set_connection("reconnecting".into())
         .expect("a host state");
+    drain_microtasks().await;
     assert_eq!(
         connection().get_attribute("data-state").as_deref(),
         Some("reconnecting")
@@ -1180,11 +1208,13 @@ async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_
     toolbar
         .set_connection("offline".into())
         .expect("a host state");
+    drain_microtasks().await;
     assert_eq!(connection().text_content().as_deref(), Some("Offline"));
     assert!(toolbar.set_connection("sideways".into()).is_err());
     toolbar
         .set_connection(wasm_bindgen::JsValue::NULL)
         .expect("back to the default");
+    drain_microtasks().await;
     assert_eq!(
         connection().get_attribute("data-state").as_deref(),
         Some("host")
