@@ -1002,14 +1002,19 @@ async fn issue_23_4_over_the_window_the_bar_is_full_and_says_so() {
 #[wasm_bindgen_test]
 async fn issue_23_12_a_compaction_is_the_one_signal_of_itself() {
     let m = mount_toolbar();
-    for (id, used) in [(1, 80_000), (2, 90_000), (3, 101_000)] {
+    for (id, used) in [(1, 70_000), (2, 80_000), (3, 90_000)] {
         let mut e = event(used);
         e["phase"] = json!("build_messages");
         m.push_json(id, &e).await;
     }
-    assert!(m.find("ctxguard-over-trigger").is_some());
     assert!(m.find("ctxguard-forecast").is_some());
-    m.push_json(4, &compaction("started", json!({}))).await;
+    m.push_json(4, &event(101_000)).await;
+    assert!(m.find("ctxguard-over-trigger").is_some());
+    assert!(
+        m.find("ctxguard-forecast").is_none(),
+        "over the trigger, one chip says compaction is due"
+    );
+    m.push_json(5, &compaction("started", json!({}))).await;
     assert!(m.find("ctxguard-over-trigger").is_none());
     assert!(m.find("ctxguard-forecast").is_none());
     assert!(m.text("ctxguard-compaction").starts_with("Compacting…"));
