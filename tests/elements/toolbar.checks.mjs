@@ -686,9 +686,11 @@ export async function toolbarChecks(h, check) {
         [ADD(), event(120_000), compaction("in_progress", {}, 120_000)],
       );
       assert(out.mode === "open" && out.lightDom === 0, JSON.stringify(out));
-      for (const id of ["ctxguard-toolbar", "ctxguard-remaining", "ctxguard-usage", "ctxguard-over-trigger", "ctxguard-compaction", "ctxguard-connection", "ctxguard-bar", "ctxguard-bar-used", "ctxguard-target-mark", "ctxguard-trigger-mark"]) {
+      for (const id of ["ctxguard-toolbar", "ctxguard-remaining", "ctxguard-usage", "ctxguard-compaction", "ctxguard-connection", "ctxguard-bar", "ctxguard-bar-used", "ctxguard-target-mark", "ctxguard-trigger-mark"]) {
         assert(out.ids.includes(id), `missing ${id}: ${out.ids}`);
       }
+      // While it compacts, the compaction chip is the one signal (issue 23, point 12).
+      assert(!out.ids.includes("ctxguard-over-trigger") && !out.ids.includes("ctxguard-forecast"), `${out.ids}`);
       assert(out.toolbar.compaction === "compacting" && out.toolbar.overTrigger === "true" && out.toolbar.connection === "host", JSON.stringify(out.toolbar));
       assert(same(out.bar, ["over-trigger", "progressbar", "120000"]), JSON.stringify(out.bar));
     }),
