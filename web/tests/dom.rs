@@ -537,8 +537,12 @@ async fn forecast_appears_after_two_turn_differences() {
         Some("3")
     );
     assert_eq!(m.text("ctxguard-forecast"), "≈ 3 turns until compaction");
-    m.push_json(4, &event(100_800)).await;
-    assert_eq!(m.text("ctxguard-forecast"), "compaction due");
+    m.push_json(4, &event(100_700)).await;
+    assert_eq!(m.text("ctxguard-forecast"), "≈ 1 turn until compaction");
+    // At the trigger the over-trigger chip says it; the forecast steps aside.
+    m.push_json(5, &event(100_800)).await;
+    assert!(m.find("ctxguard-over-trigger").is_some());
+    assert!(m.find("ctxguard-forecast").is_none());
 }
 
 #[wasm_bindgen_test]
