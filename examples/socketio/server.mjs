@@ -35,6 +35,10 @@ const ROUTES = [
 
 const http = createServer((req, res) => {
   const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  if (path === "/favicon.ico") {
+    res.writeHead(204).end();
+    return;
+  }
   let file = path === "/" ? join(here, "index.html") : null;
   for (const [prefix, dir] of ROUTES) {
     if (path.startsWith(prefix)) {

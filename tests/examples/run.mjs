@@ -6,14 +6,16 @@
 // session to a plain page that imports the installed toolbar tarball).
 //
 // Usage: node tests/examples/run.mjs --bin PATH [--screenshot docs/react-example.png]
+//        node tests/examples/run.mjs --only socketio   (no relay needed)
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { launchBrowser, root, serveDirectory } from "../support/browser.mjs";
 import { Tally, assert, option, startServe, stopAll, until } from "../support/net.mjs";
 
 const bin = option("--bin", null);
+const only = option("--only", null);
 const screenshot = option("--screenshot", null);
-if (!bin) {
+if (!bin && only !== "socketio") {
   console.error("usage: node tests/examples/run.mjs --bin PATH [--screenshot FILE]");
   process.exit(2);
 }
@@ -44,64 +46,68 @@ const deep = (id) => `document.querySelector("ctxguard-toolbar").shadowRoot.quer
 
 try {
   // The example page comes from another origin than the server: allow it (CORS for the reads).
-  const server = await startServe(bin, ["--demo", "--speed", "10", "--heartbeat-ms", "300", "--allow-origin", site.origin]);
+  if (only !== "socketio") await relayExamples();
+  async function relayExamples() {
+    const server = await startServe(bin, ["--demo", "--speed", "10", "--heartbeat-ms", "300", "--allow-origin", site.origin]);
 
-  await tally.check("plain HTML: one import, a toolbar fed by SSE goes live and follows the session", async () => {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${site.origin}/examples/plain-html/?server=${encodeURIComponent(server.url.replace(/\/$/, ""))}`);
-    await until("live", () => page.evaluate(`${deep("ctxguard-connection")}?.dataset.state === "live"`), 20000);
-    const first = await page.evaluate(`${deep("ctxguard-usage")}.textContent`);
-    await until("a new figure", async () => (await page.evaluate(`${deep("ctxguard-usage")}.textContent`)) !== first, 20000);
-    assert(/ \/ 32,000 tokens$/.test(first), first);
-    assert(errors.length === 0, errors.join(" | "));
-    await page.close();
-  });
-
-  await tally.check("React: socket payloads reach the toolbar; ctxguard-change comes back into React state", async () => {
-    const page = await browser.newPage({ viewport: { width: 1120, height: 900 } });
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-    await page.goto(`${site.origin}/examples/react/dist/index.html`);
-    await until("the conversation played", () => page.evaluate(() => document.querySelector(".app")?.dataset.done === "true"), 30000);
-    const seen = await page.evaluate(() => {
-      const el = document.querySelector("ctxguard-toolbar");
-      const text = (id) => document.querySelector(`[data-testid="${id}"]`).textContent;
-      const q = (id) => el.shadowRoot.querySelector(`[data-testid="${id}"]`);
-      return {
-        state: el.state,
-        react: ["react-remaining", "react-forecast", "react-history", "react-last", "react-events"].map(text),
-        toolbar: { count: q("ctxguard-compaction-count")?.dataset.count, turns: q("ctxguard-forecast")?.dataset.turns, connection: q("ctxguard-connection").dataset.state },
-      };
+    await tally.check("plain HTML: one import, a toolbar fed by SSE goes live and follows the session", async () => {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${site.origin}/examples/plain-html/?server=${encodeURIComponent(server.url.replace(/\/$/, ""))}`);
+      await until("live", () => page.evaluate(`${deep("ctxguard-connection")}?.dataset.state === "live"`), 20000);
+      const first = await page.evaluate(`${deep("ctxguard-usage")}.textContent`);
+      await until("a new figure", async () => (await page.evaluate(`${deep("ctxguard-usage")}.textContent`)) !== first, 20000);
+      assert(/ \/ 32,000 tokens$/.test(first), first);
+      assert(errors.length === 0, errors.join(" | "));
+      await page.close();
     });
-    const s = seen.state;
-    assert(s.last_event_id === 23 && s.connection === "host", JSON.stringify(s).slice(0, 200));
-    assert(s.history.length === 2 && s.history[0].status === "fallback" && s.history[1].status === "completed", JSON.stringify(s.history));
-    assert(s.forecast && s.forecast.turns > 0, JSON.stringify(s.forecast));
-    const expected = [`${s.metrics.display_remaining_percent}%`, `≈ ${s.forecast.turns}`, "2", "fell back (summary_compact_failed)", "23"];
-    assert(JSON.stringify(seen.react) === JSON.stringify(expected), `React shows ${JSON.stringify(seen.react)}, the toolbar ${JSON.stringify(expected)}`);
-    assert(seen.toolbar.count === "2" && seen.toolbar.turns === String(s.forecast.turns) && seen.toolbar.connection === "host", JSON.stringify(seen.toolbar));
 
-    // The attachment preview, through its picker; its event reaches React state too.
-    await page.locator('ctxguard-attachment-preview [data-testid="ctxguard-file-input"]').setInputFiles([
-      { name: "schema.sql", mimeType: "text/plain", buffer: Buffer.from("CREATE INDEX audit_tenant ON audit_events (tenant_id, created_at);\n".repeat(40)) },
-      { name: "explain.txt", mimeType: "text/plain", buffer: Buffer.from("Seq Scan on audit_events (cost=0.00..812345.00 rows=41208117)\n".repeat(12)) },
-    ]);
-    await until("the preview in React state", () => page.evaluate(() => /^2 · [\d,]+ tokens$/.test(document.querySelector('[data-testid="react-preview"]').textContent)), 30000);
-    const budget = await page.evaluate(() => document.querySelector("ctxguard-attachment-preview").report.limit_tokens);
-    assert(budget === 15000, `the preview's budget ${budget}`);
-    assert(errors.length === 0, errors.join(" | "));
+    await tally.check("React: socket payloads reach the toolbar; ctxguard-change comes back into React state", async () => {
+      const page = await browser.newPage({ viewport: { width: 1120, height: 900 } });
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      await page.goto(`${site.origin}/examples/react/dist/index.html`);
+      await until("the conversation played", () => page.evaluate(() => document.querySelector(".app")?.dataset.done === "true"), 30000);
+      const seen = await page.evaluate(() => {
+        const el = document.querySelector("ctxguard-toolbar");
+        const text = (id) => document.querySelector(`[data-testid="${id}"]`).textContent;
+        const q = (id) => el.shadowRoot.querySelector(`[data-testid="${id}"]`);
+        return {
+          state: el.state,
+          react: ["react-remaining", "react-forecast", "react-history", "react-last", "react-events"].map(text),
+          toolbar: { count: q("ctxguard-compaction-count")?.dataset.count, turns: q("ctxguard-forecast")?.dataset.turns, connection: q("ctxguard-connection").dataset.state },
+        };
+      });
+      const s = seen.state;
+      assert(s.last_event_id === 23 && s.connection === "host", JSON.stringify(s).slice(0, 200));
+      assert(s.history.length === 2 && s.history[0].status === "fallback" && s.history[1].status === "completed", JSON.stringify(s.history));
+      assert(s.forecast && s.forecast.turns > 0, JSON.stringify(s.forecast));
+      const expected = [`${s.metrics.display_remaining_percent}%`, `≈ ${s.forecast.turns}`, "2", "fell back (summary_compact_failed)", "23"];
+      assert(JSON.stringify(seen.react) === JSON.stringify(expected), `React shows ${JSON.stringify(seen.react)}, the toolbar ${JSON.stringify(expected)}`);
+      assert(seen.toolbar.count === "2" && seen.toolbar.turns === String(s.forecast.turns) && seen.toolbar.connection === "host", JSON.stringify(seen.toolbar));
 
-    if (screenshot) {
-      await page.evaluate(() => document.querySelector("ctxguard-toolbar").shadowRoot.querySelector('[data-testid="ctxguard-compaction-count"]').click());
-      await page.waitForTimeout(400);
-      await page.screenshot({ path: screenshot, fullPage: true });
-      console.log(`wrote ${screenshot}`);
-    }
-    await page.close();
-  });
+      // The attachment preview, through its picker; its event reaches React state too.
+      await page.locator('ctxguard-attachment-preview [data-testid="ctxguard-file-input"]').setInputFiles([
+        { name: "schema.sql", mimeType: "text/plain", buffer: Buffer.from("CREATE INDEX audit_tenant ON audit_events (tenant_id, created_at);\n".repeat(40)) },
+        { name: "explain.txt", mimeType: "text/plain", buffer: Buffer.from("Seq Scan on audit_events (cost=0.00..812345.00 rows=41208117)\n".repeat(12)) },
+      ]);
+      await until("the preview in React state", () => page.evaluate(() => /^2 · [\d,]+ tokens$/.test(document.querySelector('[data-testid="react-preview"]').textContent)), 30000);
+      const budget = await page.evaluate(() => document.querySelector("ctxguard-attachment-preview").report.limit_tokens);
+      assert(budget === 15000, `the preview's budget ${budget}`);
+      assert(errors.length === 0, errors.join(" | "));
+
+      if (screenshot) {
+        await page.evaluate(() => document.querySelector("ctxguard-toolbar").shadowRoot.querySelector('[data-testid="ctxguard-compaction-count"]').click());
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: screenshot, fullPage: true });
+        console.log(`wrote ${screenshot}`);
+      }
+      await page.close();
+    });
+  }
+
   await tally.check("socket.io: a Wegent session on the real socket.io reaches the toolbar; late, unknown and cancelled handled", async () => {
     const server = await startNodeServer(join(root, "examples/socketio/server.mjs"), ["--port", "0", "--step-ms", "120"]);
     try {

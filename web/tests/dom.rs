@@ -537,8 +537,12 @@ async fn forecast_appears_after_two_turn_differences() {
         Some("3")
     );
     assert_eq!(m.text("ctxguard-forecast"), "≈ 3 turns until compaction");
-    m.push_json(4, &event(100_800)).await;
-    assert_eq!(m.text("ctxguard-forecast"), "compaction due");
+    m.push_json(4, &event(100_700)).await;
+    assert_eq!(m.text("ctxguard-forecast"), "≈ 1 turn until compaction");
+    // At the trigger the over-trigger chip says it; the forecast steps aside.
+    m.push_json(5, &event(100_800)).await;
+    assert!(m.find("ctxguard-over-trigger").is_some());
+    assert!(m.find("ctxguard-forecast").is_none());
 }
 
 #[wasm_bindgen_test]
@@ -1002,14 +1006,19 @@ async fn issue_23_4_over_the_window_the_bar_is_full_and_says_so() {
 #[wasm_bindgen_test]
 async fn issue_23_12_a_compaction_is_the_one_signal_of_itself() {
     let m = mount_toolbar();
-    for (id, used) in [(1, 80_000), (2, 90_000), (3, 101_000)] {
+    for (id, used) in [(1, 70_000), (2, 80_000), (3, 90_000)] {
         let mut e = event(used);
         e["phase"] = json!("build_messages");
         m.push_json(id, &e).await;
     }
-    assert!(m.find("ctxguard-over-trigger").is_some());
     assert!(m.find("ctxguard-forecast").is_some());
-    m.push_json(4, &compaction("started", json!({}))).await;
+    m.push_json(4, &event(101_000)).await;
+    assert!(m.find("ctxguard-over-trigger").is_some());
+    assert!(
+        m.find("ctxguard-forecast").is_none(),
+        "over the trigger, one chip says compaction is due"
+    );
+    m.push_json(5, &compaction("started", json!({}))).await;
     assert!(m.find("ctxguard-over-trigger").is_none());
     assert!(m.find("ctxguard-forecast").is_none());
     assert!(m.text("ctxguard-compaction").starts_with("Compacting…"));
@@ -1071,6 +1080,29 @@ fn element_with(
     (host, controller)
 }
 
+/// Runs the microtasks queued so far (and those they queue), never a task: a timeout set
+/// before has not fired when it returns.
+async fn drain_microtasks() {
+    for _ in 0..20 {
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(
+            &wasm_bindgen::JsValue::NULL,
+        ))
+        .await
+        .expect("resolved");
+    }
+}
+
+/// A flag a zero timeout sets: `true` once the next task has run.
+fn next_task_flag() -> Rc<std::cell::Cell<bool>> {
+    let flag = Rc::new(std::cell::Cell::new(false));
+    let set = flag.clone();
+    let cb = wasm_bindgen::closure::Closure::once_into_js(move || set.set(true));
+    window()
+        .set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0)
+        .expect("timeout");
+    flag
+}
+
 fn shadow_testid(host: &HtmlElement, testid: &str) -> Element {
     host.shadow_root()
         .expect("open")
@@ -1097,12 +1129,15 @@ async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_
     host.add_event_listener_with_callback("ctxguard-ignored", listener.as_ref().unchecked_ref())
         .expect("listen");
 
-    // 9: the shadow DOM shows an event when pushEvent returns, in the same task.
+    // 9: the shadow DOM shows an event in the task pushEvent ran in, once its microtasks ran.
+    let next_task = next_task_flag();
     let out = toolbar.push_event(
         wasm_bindgen::JsValue::from_str(&event(42_000).to_string()),
         wasm_bindgen::JsValue::UNDEFINED,
     );
     assert_eq!(out, "applied");
+    drain_microtasks().await;
+    assert!(!next_task.get(), "the microtasks ran within the task");
     assert_eq!(
         shadow_testid(&host, "ctxguard-usage")
             .text_content()
@@ -1152,6 +1187,7 @@ async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_
         wasm_bindgen::JsValue::UNDEFINED,
     );
     assert_eq!(toolbar.turn_ended("cancelled".into()).ok(), Some(true));
+    drain_microtasks().await;
     assert_eq!(
         shadow_testid(&host, "ctxguard-compaction")
             .get_attribute("data-state")
@@ -1173,6 +1209,7 @@ async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_
     toolbar
         .set_connection("reconnecting".into())
         .expect("a host state");
+    drain_microtasks().await;
     assert_eq!(
         connection().get_attribute("data-state").as_deref(),
         Some("reconnecting")
@@ -1180,11 +1217,13 @@ async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_
     toolbar
         .set_connection("offline".into())
         .expect("a host state");
+    drain_microtasks().await;
     assert_eq!(connection().text_content().as_deref(), Some("Offline"));
     assert!(toolbar.set_connection("sideways".into()).is_err());
     toolbar
         .set_connection(wasm_bindgen::JsValue::NULL)
         .expect("back to the default");
+    drain_microtasks().await;
     assert_eq!(
         connection().get_attribute("data-state").as_deref(),
         Some("host")

@@ -53,7 +53,9 @@ pub fn StatusToolbar(
         })
     };
     let forecast = move || {
-        view_model.with(|v| v.forecast).filter(|_| !running.get()).map(|f| {
+        // Over the trigger, the over-trigger chip already says compaction is due.
+        let over = metrics.with(|m| m.as_ref().is_some_and(|m| m.over_trigger));
+        view_model.with(|v| v.forecast).filter(|_| !running.get() && !over).map(|f| {
             let t = Text(lang);
             view! {
                 <span
