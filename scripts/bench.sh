@@ -12,7 +12,9 @@
 #      on 100 MB of real text from Debian's documentation packages (installed when missing),
 #      the counts checked against tiktoken-rs (core's `differential` example), and the preview
 #      element on a 100 MB log and 50 MB .docx/.xlsx; its own section of BENCHMARKS.md.
-# Options: --rebuild (always rebuild pkg/core/), --skip-native, --skip-browser, --skip-workers
+# Options: --rebuild (always rebuild pkg/core/), --skip-native, --skip-browser, --skip-workers,
+# --browser-only=NAME,… (the browser bench's tokenizers beside ctxguard, e.g. hypertok,gpt-tokenizer:
+# on a loaded machine ai-tokenizer's and js-tiktoken's pages alone take most of run.mjs's 20 minutes)
 # (the skipped part keeps its previous results, when there are any).
 # Benchmarks are not tests: nothing here is part of scripts/test.sh or .ci/run.
 set -euo pipefail
@@ -20,13 +22,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/env.sh
 
-rebuild=0 native=1 browser=1 workers=1
+rebuild=0 native=1 browser=1 workers=1 only=""
 for arg in "$@"; do
   case "$arg" in
     --rebuild) rebuild=1 ;;
     --skip-native) native=0 ;;
     --skip-browser) browser=0 ;;
     --skip-workers) workers=0 ;;
+    --browser-only=*) only="${arg#--browser-only=}" ;;
     *) echo "bench.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -69,7 +72,7 @@ fi
 if [ "$browser" = 1 ]; then
   step "browser: node tests/bench/run.mjs (headless Chromium $(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1))"
   rm -f "$out/browser.json"
-  node tests/bench/run.mjs --out "$out/browser.json" --pkg "$pkg" --corpus "$corpus"
+  node tests/bench/run.mjs --out "$out/browser.json" --pkg "$pkg" --corpus "$corpus" ${only:+--only "$only"}
 fi
 
 step "BENCHMARKS.md"

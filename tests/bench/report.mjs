@@ -467,7 +467,7 @@ function main() {
     "",
     ...(sections
       ? [
-          "Its sections, and the vocabulary tables core's build script embeds (found in the data section by their bytes), each compressed on its own (`tests/bench/wasm-sections.mjs`):",
+          "Its sections, and the vocabulary tables core's build script embeds (found in the data section by their first bytes), each compressed on its own (`tests/bench/wasm-sections.mjs`):",
           "",
           "```",
           sections,

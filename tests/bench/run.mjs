@@ -10,7 +10,7 @@
 // prints the table and writes the raw result as JSON to `--out`.
 //
 // Usage: node tests/bench/run.mjs [--out FILE] [--pkg DIR] [--corpus DIR] [--inits N] [--contexts N]
-//        [--cold-runs N] [--only NAME,…] [--chromium PATH]
+//        [--cold-runs N] [--only NAME,…] [--timeout-min N] [--chromium PATH]
 // (--pkg: ctxguard's npm package folder from the repository root, default pkg/core;
 //  --corpus: the inputs corpus.mjs wrote, from the repository root, default tests/bench/.corpus;
 //  --only: run just these tokenizers beside ctxguard, e.g. `--only ctxguard` while tuning it).
@@ -26,7 +26,7 @@ const corpus = option("--corpus", "tests/bench/.corpus");
 const inits = Number(option("--inits", "5"));
 const contexts = Number(option("--contexts", "5"));
 const coldRuns = Number(option("--cold-runs", "3"));
-const TIMEOUT_MS = 20 * 60_000;
+const TIMEOUT_MS = Number(option("--timeout-min", "20")) * 60_000;
 const ALL = ["ctxguard", "hypertok", "gpt-tokenizer", "ai-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
 const only = option("--only", null)?.split(",");
 for (const name of only ?? []) {
