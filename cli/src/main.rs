@@ -13,6 +13,7 @@ macro_rules! say {
 
 mod args;
 mod commands;
+mod count_stream;
 mod input;
 mod server;
 

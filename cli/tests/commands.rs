@@ -165,6 +165,79 @@ fn invalid_utf8_names_the_file_and_offset() {
     );
 }
 
+/// A text of every kind the splitter tells apart (prose, Chinese, code, digit
+/// runs, whitespace runs, apostrophes, emoji), `bytes` long or a little more.
+fn mixed_text(bytes: usize) -> String {
+    let mut out = String::with_capacity(bytes + 256);
+    let mut i = 0u64;
+    while out.len() < bytes {
+        i += 1;
+        let line = match i % 7 {
+            0 => format!("The fox's {i}th jump wasn't {}; it'll do.\n", i * 7919),
+            1 => format!("第{i}行：你好，世界。这是一个测试。\n"),
+            2 => format!("fn f{i}(x: u64) -> u64 {{\n    x * {i} // done\n}}\n"),
+            3 => format!("{}\r\n\r\n", i * 1_000_003),
+            4 => format!("  \t  {i}    spaces   and\ttabs  \n\n\n"),
+            5 => format!("😀👍🏽 e\u{301} <a href=\"/p/{i}\">/x/</a>\n"),
+            _ => format!("{}\n", "word ".repeat((i % 13) as usize)),
+        };
+        out.push_str(&line);
+    }
+    out
+}
+
+/// The token count `ctxguard count` prints for one file.
+fn counted(path: &std::path::Path, model: &str) -> i64 {
+    let out = ctxguard(&["count", "--model", model, &path.to_string_lossy()], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let first = stdout.split_whitespace().next().expect("a count");
+    first.replace(',', "").parse().expect("a number")
+}
+
+/// Issue 24 point 7: `count` reads a file in buffers of 4 MiB (not whole), cut
+/// only at sure splits and counted on every core. A file of several buffers
+/// counts exactly as its whole text, under the four encodings' patterns; an
+/// invalid byte past the first buffer, or at its last byte, or a character cut
+/// short far into the file, is reported at its exact offset.
+#[test]
+fn count_streams_a_file_larger_than_its_buffer_with_exact_counts_and_offsets() {
+    let dir = std::env::temp_dir().join(format!("ctxguard-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let body = mixed_text(14 << 20);
+    let path = dir.join("big.txt");
+    std::fs::write(&path, &body).expect("write");
+    for model in ["gpt-4o", "gpt-4", "text-davinci-003", "davinci"] {
+        let whole = ctxguard_core::tokens::count_text(&body, model);
+        assert_eq!(counted(&path, model), whole, "{model}");
+    }
+    let buffer = 4 << 20;
+    let broken: [(usize, &[u8]); 3] = [
+        (buffer + 12_345, b"\xff"),
+        (buffer - 1, b"\xff"),
+        (3 * buffer + 777, b"\xe4\xb8"),
+    ];
+    for (near, bad) in broken {
+        let offset = (near..)
+            .find(|&i| body.is_char_boundary(i))
+            .expect("in the text");
+        let mut bytes = body.as_bytes().to_vec();
+        bytes.splice(offset..offset, bad.iter().copied());
+        let path = dir.join("bad.txt");
+        std::fs::write(&path, &bytes).expect("write");
+        let out = ctxguard(&["count", &path.to_string_lossy()], b"");
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            text(&out.stderr).lines().last().unwrap_or_default(),
+            format!(
+                "ctxguard: {}: not valid UTF-8 at byte offset {offset}",
+                path.display()
+            )
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn count_reads_stdin_and_limits_prints_the_budget() {
     let out = ctxguard(&["count", "--model", "gpt-4o"], b"hello world");

@@ -155,6 +155,12 @@ impl Encoder {
         }
     }
 
+    /// The encoder's pre-tokenizer (tests check `Encoding::pattern` against it).
+    #[cfg(test)]
+    pub(crate) fn pattern(&self) -> Pattern {
+        self.pattern
+    }
+
     /// Ordinary encoding (special-token text is plain text), token for token as tiktoken.
     ///
     /// Aborts, as a `Vec` that cannot grow does, if memory runs out; see [`Self::try_encode_ordinary`].

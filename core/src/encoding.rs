@@ -7,6 +7,7 @@
 //! Each encoding is built on first use and shared for the life of the process,
 //! so a page that only ever asks for o200k models never sets up cl100k.
 
+use crate::bpe::pretokenize::Pattern;
 use crate::bpe::{self, Encoder};
 
 /// A tiktoken encoding, named as tiktoken names it.
@@ -144,11 +145,41 @@ impl Encoding {
             Encoding::R50kBase | Encoding::Gpt2 => bpe::r50k_base(),
         }
     }
+
+    /// The pre-tokenizer of the encoding (as [`Self::encoder`]'s), without building its vocabulary.
+    pub(crate) fn pattern(self) -> Pattern {
+        match self {
+            Encoding::O200kBase | Encoding::O200kHarmony => Pattern::O200k,
+            Encoding::Cl100kBase => Pattern::Cl100k,
+            Encoding::P50kBase | Encoding::P50kEdit | Encoding::R50kBase | Encoding::Gpt2 => {
+                Pattern::Gpt2
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_encoding_names_its_encoders_pattern() {
+        for encoding in [
+            Encoding::O200kBase,
+            Encoding::O200kHarmony,
+            Encoding::Cl100kBase,
+            Encoding::P50kBase,
+            Encoding::P50kEdit,
+            Encoding::R50kBase,
+            Encoding::Gpt2,
+        ] {
+            assert_eq!(
+                encoding.pattern(),
+                encoding.encoder().pattern(),
+                "{encoding:?}"
+            );
+        }
+    }
 
     #[test]
     fn exact_then_prefix_then_fallback() {

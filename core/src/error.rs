@@ -31,6 +31,12 @@ pub enum Error {
         /// Bytes the buffer that could not grow asked for.
         bytes: usize,
     },
+    /// Bytes to count as text are not UTF-8: where the first invalid byte is.
+    #[error("not valid UTF-8 at byte offset {offset}: decode the text to UTF-8 first")]
+    InvalidUtf8 {
+        /// Offset of the first byte that does not start or continue a valid character.
+        offset: usize,
+    },
     /// The history stays over the trigger limit because of a payload that must
     /// never be cut; the text is the reference's fail-fast message, word for word.
     #[error("Current context still exceeds the safe input budget after compaction, and at least one protected payload cannot be truncated safely. Narrow the request or avoid direct injection for this turn.")]

@@ -12,6 +12,8 @@
 //! - [`cut`]: the head/tail cut of long bodies, in tokens or bytes;
 //! - [`tool_output`]: compact tool-output rendering;
 //! - [`read_attachment`]: paging of an attachment's extracted text;
+//! - [`split`]: offsets where an encoding always splits, to count a large
+//!   text in parts that add up to its count;
 //! - [`guard`]: the pre-model-call pipeline (source pass, summary compaction,
 //!   emergency pass) as a sans-IO state machine;
 //! - [`traces`] and [`protocol`]: the records and wire events the rules emit.
@@ -46,6 +48,7 @@ pub mod metrics;
 pub mod protocol;
 pub mod pyjson;
 pub mod read_attachment;
+pub mod split;
 pub mod tokens;
 pub mod tool_output;
 pub mod traces;

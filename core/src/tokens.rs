@@ -106,6 +106,14 @@ impl TokenCounter {
         self.bpe.try_count_ordinary(text).map(tokens_of_len)
     }
 
+    /// [`Self::try_count_text`] of UTF-8 bytes, or [`crate::Error::InvalidUtf8`] naming the first invalid byte.
+    pub fn try_count_bytes(&self, bytes: &[u8]) -> crate::Result<Tokens> {
+        let text = std::str::from_utf8(bytes).map_err(|e| crate::Error::InvalidUtf8 {
+            offset: e.valid_up_to(),
+        })?;
+        self.try_count_text(text)
+    }
+
     /// Counts `text` as [`Self::count_text`] does (without collecting its
     /// tokens), remembering where the count passed piece boundaries.
     ///
@@ -260,6 +268,12 @@ pub fn count_text(text: &str, model: &str) -> Tokens {
     TokenCounter::for_model(model).count_text(text)
 }
 
+/// Counts UTF-8 `bytes` under `encoding` (ordinary encoding), as [`TokenCounter::count_text`]
+/// counts the text they hold; [`crate::Error::InvalidUtf8`] names the first invalid byte.
+pub fn count_token_bytes(bytes: &[u8], encoding: Encoding) -> crate::Result<Tokens> {
+    TokenCounter::for_encoding(encoding).try_count_bytes(bytes)
+}
+
 /// Counts a message list under `model`'s encoding.
 pub fn count_messages(messages: &[Message], model: &str) -> Tokens {
     TokenCounter::for_model(model).count_messages(messages)
@@ -308,6 +322,37 @@ mod tests {
             langchain,
             count(serde_json::json!(7)),
             "no function object: nothing"
+        );
+    }
+
+    #[test]
+    fn bytes_count_as_their_text_and_name_the_first_invalid_byte() {
+        let text = "héllo wörld, 你好 😀\n";
+        for encoding in [
+            Encoding::O200kBase,
+            Encoding::Cl100kBase,
+            Encoding::P50kBase,
+        ] {
+            let counter = TokenCounter::for_encoding(encoding);
+            assert_eq!(
+                count_token_bytes(text.as_bytes(), encoding),
+                Ok(counter.count_text(text))
+            );
+        }
+        let mut bad = text.as_bytes().to_vec();
+        bad.insert(2, 0xFF);
+        assert_eq!(
+            count_token_bytes(&bad, Encoding::O200kBase),
+            Err(crate::Error::InvalidUtf8 { offset: 1 }),
+            "the byte after h starts é, which 0xFF cuts"
+        );
+        let cut = &text.as_bytes()[..text.len() - 2];
+        assert_eq!(
+            count_token_bytes(cut, Encoding::O200kBase),
+            Err(crate::Error::InvalidUtf8 {
+                offset: text.len() - 5
+            }),
+            "an emoji cut by the end"
         );
     }
 

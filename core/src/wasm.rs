@@ -50,7 +50,7 @@ pub use guard::{is_context_too_long_error_js, ContextGuard, SummaryRequest};
 pub use ledger::TokenLedger;
 pub use metrics::{context_config, context_metrics};
 pub use status::{parse_status_event, should_emit_status_update};
-pub use tokens::{count_messages, count_tokens};
+pub use tokens::{count_messages, count_token_bytes, count_tokens, next_split_js};
 pub use tool_output::render_tool_output;
 
 /// The wire contracts' declarations, shared with the toolbar package's.

@@ -128,6 +128,33 @@ pub fn string_arg(v: &JsValue, arg: &str) -> JsResult<String> {
         .ok_or_else(|| fail(arg, format!("expected a string, got {}", describe(v))))
 }
 
+/// The argument as a `Uint8Array`, copied into wasm memory (a copy that cannot be had is an `Error`, not a trap).
+pub fn bytes_arg(v: &JsValue, arg: &str) -> JsResult<Vec<u8>> {
+    let Some(array) = v.dyn_ref::<js_sys::Uint8Array>() else {
+        return Err(fail(
+            arg,
+            format!("expected a Uint8Array, got {}", describe(v)),
+        ));
+    };
+    let len = array.length() as usize;
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| {
+        fail(
+            arg,
+            format!("{len} bytes do not fit in this module's memory; pass a smaller slice"),
+        )
+    })?;
+    out.resize(len, 0);
+    array.copy_to(&mut out);
+    Ok(out)
+}
+
+/// The argument as a boolean.
+pub fn bool_arg(v: &JsValue, arg: &str) -> JsResult<bool> {
+    v.as_bool()
+        .ok_or_else(|| fail(arg, format!("expected a boolean, got {}", describe(v))))
+}
+
 /// The argument as a safe integer (|n| ≤ 2^53 − 1).
 pub fn int_arg(v: &JsValue, arg: &str) -> JsResult<i64> {
     let Some(n) = v.as_f64() else {
