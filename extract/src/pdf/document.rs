@@ -35,6 +35,8 @@ pub(crate) struct Document<'a> {
     offsets: RefCell<Option<BTreeSet<usize>>>,
     /// What stream decoding may still produce.
     pub(crate) budget: Budget,
+    /// Form XObjects read so far (bounded: forms calling forms multiply).
+    pub(crate) forms_read: std::cell::Cell<usize>,
 }
 
 impl<'a> Document<'a> {
@@ -51,6 +53,7 @@ impl<'a> Document<'a> {
             resolving: RefCell::new(HashSet::new()),
             offsets: RefCell::new(None),
             budget: Budget::new(max_inflated_bytes),
+            forms_read: std::cell::Cell::new(0),
         }
     }
 

@@ -169,7 +169,8 @@ fn parse_encoding(
         };
         return Ok((enc, SpaceCode::Int(32)));
     };
-    let mut space = SpaceCode::Int(32);
+    // PyPDF2 compares the glyph *name* with " " here, so the space code never moves.
+    let space = SpaceCode::Int(32);
     let mut table: Enc = match &enc_obj {
         Object::Name(name) => {
             if let Some(t) = encoding::named_table(name) {
@@ -224,9 +225,6 @@ fn parse_encoding(
                     let idx = if x < 0 { x + len } else { x };
                     if idx < 0 || idx >= len {
                         return fail("list assignment index out of range (/Differences)");
-                    }
-                    if text == " " {
-                        space = SpaceCode::Int(x);
                     }
                     t[idx as usize] = Some(text);
                     x += 1;

@@ -461,6 +461,13 @@ fn read_literal_string(cur: &mut Cursor<'_>) -> Result<Vec<u8>> {
                             cur.pos += 1;
                         }
                     }
+                    // PyPDF2 warns `Unexpected escaped string: {tok.decode('utf8')}`,
+                    // which raises for a byte that is not ASCII.
+                    other if other >= 0x80 => {
+                        return fail(format!(
+                            "'utf-8' codec can't decode escaped byte 0x{other:02x}"
+                        ))
+                    }
                     other => out.push(other),
                 }
             }

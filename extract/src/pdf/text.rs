@@ -22,6 +22,10 @@ use std::rc::Rc;
 /// and swallows the error; past this depth a form reads as empty).
 const MAX_FORM_DEPTH: usize = 16;
 
+/// How many form XObjects one document may have read (a form showing itself
+/// several times multiplies); past it a form reads as empty.
+const MAX_FORMS_READ: usize = 10_000;
+
 type Matrix = [f64; 6];
 const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
 
@@ -278,9 +282,10 @@ impl State<'_, '_> {
         if subtype.as_name() == Some("/Image") {
             return Ok(None);
         }
-        if self.depth >= MAX_FORM_DEPTH {
-            return fail("form XObjects nested too deeply");
+        if self.depth >= MAX_FORM_DEPTH || self.doc.forms_read.get() >= MAX_FORMS_READ {
+            return fail("form XObjects nested too deeply or read too often");
         }
+        self.doc.forms_read.set(self.doc.forms_read.get() + 1);
         let Object::Stream(stream) = &form else {
             return fail("a form XObject is not a stream");
         };

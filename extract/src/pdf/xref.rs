@@ -195,6 +195,10 @@ fn read_standard(doc: &mut Document<'_>, cur: &mut Cursor<'_>) -> Result<Option<
         while count < size {
             let mut line = cur.take(20);
             while line.first().is_some_and(|b| *b == b'\r' || *b == b'\n') {
+                if line.len() < 20 {
+                    // Near the end PyPDF2's skip would cycle between two positions.
+                    return fail("xref table ends early");
+                }
                 cur.pos -= 19;
                 line = cur.take(20);
             }
