@@ -38,7 +38,11 @@ fn main() {
     let encodings = [
         ("o200k_base", "gpt-4o", tiktoken_rs::o200k_base_singleton()),
         ("cl100k_base", "gpt-4", tiktoken_rs::cl100k_base_singleton()),
-        ("p50k_base", "text-davinci-003", tiktoken_rs::p50k_base_singleton()),
+        (
+            "p50k_base",
+            "text-davinci-003",
+            tiktoken_rs::p50k_base_singleton(),
+        ),
         ("r50k_base", "davinci", tiktoken_rs::r50k_base_singleton()),
     ];
     let mut differ = false;
@@ -60,7 +64,9 @@ fn main() {
                 ours_total += a;
                 theirs_total += b;
                 if a != b {
-                    bad.push(format!("{{\"slice\":{i},\"ctxguard\":{a},\"tiktoken_rs\":{b}}}"));
+                    bad.push(format!(
+                        "{{\"slice\":{i},\"ctxguard\":{a},\"tiktoken_rs\":{b}}}"
+                    ));
                 }
             }
             let whole_ours = ours.count_text(&text) as usize;

@@ -16,7 +16,10 @@ const CASES: &str = include_str!("../../tests/conformance/documents.jsonl");
 fn every_recorded_document_case_passes_in_the_browser() {
     let summary = ctxguard_extract::conformance::run_jsonl(CASES);
     let total = summary.passed + summary.failures.len();
-    assert!(total >= 624, "expected at least 624 document cases, found {total}");
+    assert!(
+        total >= 624,
+        "expected at least 624 document cases, found {total}"
+    );
     assert!(
         summary.failures.is_empty(),
         "{} of {total} document cases failed in the browser, first: {:?}",

@@ -15,7 +15,7 @@
 
 use super::event::{check_compaction, EventError};
 use super::snapshot::ContextMetricsSnapshot;
-use super::{ContextCompaction, ReceivedPhase, StatusEvent, EVENT_NAME};
+use super::{ContextCompaction, ReceivedPhase, StatusEvent, UniqueKeys, EVENT_NAME};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -68,14 +68,14 @@ fn quoted(s: &str) -> String {
 }
 
 impl ReceivedStatus {
-    /// Reads the JSON text of one update (an SSE `data:` field, or a payload as text).
+    /// Reads the JSON text of one update (an SSE `data:` field, or a payload as text);
+    /// a key named twice in one object refuses it, as everywhere ([`UniqueKeys`]).
     pub fn from_text(data: &str) -> Result<Self, ReceiveError> {
-        match serde_json::from_str::<Wire>(data) {
-            Ok(wire) => wire.into_received(),
-            Err(error) => Err(match serde_json::from_str::<Value>(data) {
-                Ok(value) => explain(&value, &error.to_string()),
-                Err(e) => EventError::new(None, format!("not JSON: {e}")).into(),
-            }),
+        match serde_json::from_str::<UniqueKeys>(data) {
+            Ok(UniqueKeys(value)) => Self::from_payload(&value),
+            // A repeated key is a data error of valid JSON; anything else is not JSON.
+            Err(e) if e.is_data() => Err(EventError::new(None, e.to_string()).into()),
+            Err(e) => Err(EventError::new(None, format!("not JSON: {e}")).into()),
         }
     }
 
@@ -331,6 +331,22 @@ mod tests {
         map.insert("task_id".into(), 7.into());
         map.insert("subtask_id".into(), 42.into());
         v
+    }
+
+    /// Issue 24, point 3: one rule for repeated keys, also for keys the reader ignores.
+    #[test]
+    fn regression_issue_24_point_3_a_received_update_with_a_repeated_key_is_refused() {
+        let text = good().to_string();
+        for repeated in [
+            text.replacen("\"phase\":", "\"phase\":\"turn_end\",\"phase\":", 1),
+            text.replacen("{", "{\"extra\":1,\"extra\":2,", 1),
+        ] {
+            let error = ReceivedStatus::from_text(&repeated).expect_err(&repeated);
+            assert!(error.to_string().contains("duplicate"), "{error}");
+            assert!(StatusEvent::parse(&repeated).is_err());
+        }
+        let error = ReceivedStatus::from_text("{not json").expect_err("not JSON");
+        assert!(error.to_string().contains("not JSON"), "{error}");
     }
 
     #[test]

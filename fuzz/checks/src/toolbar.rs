@@ -17,7 +17,7 @@
 //! stay within 0–100; whatever the toolbar saves reads back.
 
 use crate::input;
-use ctxguard_core::protocol::{CompactionStatus, ContextCompaction, ContextState, StatusEvent, EVENT_NAME};
+use ctxguard_core::protocol::{CompactionStatus, ContextCompaction, ContextState, ReceivedStatus, EVENT_NAME};
 use ctxguard_web::saved::SavedToolbar;
 use ctxguard_web::state::{EventOutcome, Toolbar};
 use ctxguard_web::view::{CompactionView, ToolbarView};
@@ -99,7 +99,8 @@ impl Run {
     fn event(&mut self, id: Option<&str>, name: &str, data: &str) {
         let before = self.toolbar.view(self.now_ms);
         let parsed_id = id.and_then(ctxguard_web::ids::id_from_str);
-        let event = StatusEvent::parse(data).ok();
+        // The toolbar reads updates leniently (unknown phases, clamped numbers): core's one reader.
+        let event = ReceivedStatus::from_text(data).ok();
         let readable = parsed_id.is_some() && event.is_some();
         let outcome = self.toolbar.apply_event(id, name, data, self.now_ms);
         match outcome {

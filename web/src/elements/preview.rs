@@ -20,10 +20,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, ShadowRoot};
 
-const CSS: &str = concat!(
-    include_str!("../../css/base.css"),
-    include_str!("../../css/preview.css")
-);
+/// css/base.css and css/preview.css, minified by build.rs.
+const CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/preview.css"));
 
 /// The Rust half of one `<ctxguard-attachment-preview>`.
 #[wasm_bindgen]

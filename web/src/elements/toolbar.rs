@@ -26,10 +26,8 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlElement, ShadowRoot};
 
-const CSS: &str = concat!(
-    include_str!("../../css/base.css"),
-    include_str!("../../css/toolbar.css")
-);
+/// css/base.css and css/toolbar.css, minified by build.rs.
+const CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/toolbar.css"));
 
 /// The Rust half of one `<ctxguard-toolbar>`.
 #[wasm_bindgen]
