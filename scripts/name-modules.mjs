@@ -2,9 +2,21 @@
 // its crate (ctxguard-web.js, ctxguard-preview-engine_bg.wasm); the toolbar package
 // names them after what they are, as its entry script imports them and its
 // package.json exports them. Renames both files of each module in trunk's staging
-// dir and points the glue at the renamed .wasm.
+// dir, points the glue at the renamed .wasm, and minifies the glue with the pinned
+// terser (scripts/setup.sh installs it beside wasm-opt): wasm-bindgen's glue is
+// generated code, and the toolbar's first load has a 200 KB brotli budget.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
 import { join } from "node:path";
+
+const tools = process.env.CTXGUARD_TOOLS || join(homedir(), ".cache/ctxguard/tools");
+let minify;
+try {
+  ({ minify } = createRequire(join(tools, "package.json"))("terser"));
+} catch {
+  throw new Error(`name-modules.mjs: terser is not installed in ${tools} (run scripts/setup.sh)`);
+}
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) throw new Error("name-modules.mjs: run as trunk's post_build hook (TRUNK_STAGING_DIR is not set)");
@@ -20,7 +32,10 @@ for (const [dir, from, to] of MODULES) {
   const glue = readFileSync(at(`${from}.js`), "utf8");
   const wasmUrl = `'${from}_bg.wasm'`;
   if (!glue.includes(wasmUrl)) throw new Error(`name-modules.mjs: ${dir}/${from}.js does not load ${wasmUrl}`);
-  writeFileSync(at(`${to}.js`), glue.split(wasmUrl).join(`'${to}_bg.wasm'`));
+  const named = glue.split(wasmUrl).join(`'${to}_bg.wasm'`);
+  const { code } = await minify(named, { module: true, compress: true, mangle: true, format: { comments: false } });
+  if (!code || !code.includes(`${to}_bg.wasm`)) throw new Error(`name-modules.mjs: minifying ${dir}/${to}.js lost its .wasm URL`);
+  writeFileSync(at(`${to}.js`), code);
   renameSync(at(`${from}_bg.wasm`), at(`${to}_bg.wasm`));
   rmSync(at(`${from}.js`));
 }

@@ -6,6 +6,7 @@ set -euo pipefail
 WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132.0.0
+TERSER_VERSION=5.51.4
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/env.sh"
@@ -72,6 +73,12 @@ if [ "$want_web_tools" = 1 ]; then
     step "npm install binaryen@$BINARYEN_VERSION (wasm-opt)"
     mkdir -p "$tools"
     npm install --silent --no-audit --no-fund --prefix "$tools" "binaryen@$BINARYEN_VERSION"
+  fi
+  # terser minifies the toolbar's wasm-bindgen glue (scripts/name-modules.mjs, trunk's hook).
+  if [ ! -f "$tools/node_modules/terser/package.json" ] || ! grep -q "\"version\": \"$TERSER_VERSION\"" "$tools/node_modules/terser/package.json"; then
+    step "npm install terser@$TERSER_VERSION (the toolbar's glue minifier)"
+    mkdir -p "$tools"
+    npm install --silent --no-audit --no-fund --prefix "$tools" "binaryen@$BINARYEN_VERSION" "terser@$TERSER_VERSION"
   fi
 fi
 
