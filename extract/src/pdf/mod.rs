@@ -223,11 +223,7 @@ mod tests {
         let pdf = one_page(b"BT /F1 12 Tf (ok) Tj ET");
         // Offsets all wrong: each object is found by its header.
         let text = String::from_utf8_lossy(&pdf).into_owned();
-        let shifted = text.replace(" 00000 n ", " 00000 n ").replacen(
-            "0000000009 00000 n",
-            "0000000001 00000 n",
-            1,
-        );
+        let shifted = text.replacen("0000000009 00000 n", "0000000001 00000 n", 1);
         assert_eq!(read(shifted.as_bytes()).expect("repaired"), ["ok"]);
         // startxref pointing into an object: the table is rebuilt from the headers.
         let at = text.find("startxref\n").expect("written") + "startxref\n".len();
