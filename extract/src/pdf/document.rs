@@ -272,12 +272,14 @@ impl Resolver for Document<'_> {
     }
 
     fn next_object_offset(&self, pos: usize) -> usize {
+        // PyPDF2's 2**32 when no object follows; a 32-bit usize (wasm32) caps it at its maximum.
+        let none_after = usize::try_from(1u64 << 32).unwrap_or(usize::MAX);
         let offsets = self.sorted_offsets();
         offsets
             .as_ref()
             .and_then(|s| s.range(pos + 1..).next().copied())
-            .unwrap_or(1 << 32)
-            .min(1 << 32)
+            .unwrap_or(none_after)
+            .min(none_after)
     }
 }
 
