@@ -4,7 +4,8 @@
 // package.json exports them. Renames both files of each module in trunk's staging
 // dir, points the glue at the renamed .wasm, and minifies the glue with the pinned
 // terser (scripts/setup.sh installs it beside wasm-opt): wasm-bindgen's glue is
-// generated code, and the toolbar's first load has a 200 KB brotli budget.
+// generated code, and the toolbar's first load has a 200 KB brotli budget; so is the
+// package's entry script.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -25,6 +26,12 @@ const MODULES = [
   ["ctxguard-toolbar/wasm", "ctxguard-web", "ctxguard_toolbar"],
   ["ctxguard-toolbar/engine", "ctxguard-preview-engine", "ctxguard_preview"],
 ];
+
+// The package's entry is the first thing a page loads: shipped minified (its source is web/js/).
+const entry = join(staging, "ctxguard-toolbar", "ctxguard-toolbar.js");
+if (!existsSync(entry)) throw new Error("name-modules.mjs: trunk staged no ctxguard-toolbar/ctxguard-toolbar.js");
+const minifiedEntry = await minify(readFileSync(entry, "utf8"), { module: true, compress: true, mangle: true, format: { comments: false } });
+writeFileSync(entry, minifiedEntry.code);
 
 for (const [dir, from, to] of MODULES) {
   const at = (name) => join(staging, dir, name);
