@@ -110,7 +110,7 @@ export async function checkPool(core, TokenPool, label) {
       const small = mixedText(50_000, 3);
       equal(await pool.count(small, { model: "gpt-4" }), core.countTokens(small, "gpt-4"), "small");
     });
-    await check(results, `${label}: every cut of a text of many boundaries (1..40 workers' plans)`, async () => {
+    await check(results, `${label}: texts of many boundaries near every planned cut (2 workers)`, async () => {
       // Texts of repeated short pieces put a candidate boundary near every planned cut.
       for (const seed of [11, 12, 13]) {
         const t = mixedText(3 * 1024 * 1024, seed);

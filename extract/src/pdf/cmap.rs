@@ -231,20 +231,11 @@ fn bfrange(
     }
     let width = lst[0].len().max(lst[1].len()).div_ceil(2);
     map.code_bytes = Some(width);
-    let mut closed = false;
+    let closed;
     let (mut a, b);
     if let Some((na, nb)) = multiline {
-        a = na;
         b = nb;
-        for sq in &lst[1..] {
-            if *sq == b"]" {
-                closed = true;
-                break;
-            }
-            map.insert(key_of(a, width)?, utf16_value(sq)?)?;
-            map.codes.push(a);
-            a += 1;
-        }
+        (a, closed) = array_values(map, &lst[1..], na, width)?;
     } else {
         a = hex_int(lst[0])?;
         b = hex_int(lst[1])?;
@@ -252,15 +243,7 @@ fn bfrange(
             return fail("list index out of range (bfrange line)");
         };
         if *third == b"[" {
-            for sq in &lst[3..] {
-                if *sq == b"]" {
-                    closed = true;
-                    break;
-                }
-                map.insert(key_of(a, width)?, utf16_value(sq)?)?;
-                map.codes.push(a);
-                a += 1;
-            }
+            (a, closed) = array_values(map, &lst[3..], a, width)?;
         } else {
             let mut c = hex_int(third)?;
             let w2 = third.len().max(4);
@@ -278,6 +261,25 @@ fn bfrange(
         }
     }
     Ok(if closed { None } else { Some((a, b)) })
+}
+
+/// The values of a `[ … ]` range array, one code each from `a` on, until `]`:
+/// the next code, and whether the array closed on this line.
+fn array_values(
+    map: &mut ToUnicode,
+    items: &[&[u8]],
+    mut a: u64,
+    width: usize,
+) -> Result<(u64, bool)> {
+    for sq in items {
+        if *sq == b"]" {
+            return Ok((a, true));
+        }
+        map.insert(key_of(a, width)?, utf16_value(sq)?)?;
+        map.codes.push(a);
+        a += 1;
+    }
+    Ok((a, false))
 }
 
 /// `parse_bfchar`: pairs `<code> <text>` on one line.
