@@ -667,6 +667,22 @@ export async function toolbarChecks(h, check) {
     }),
   );
 
+  // Issue 23, points 10 and 11: the layout page (every state a Wegent host meets) at a
+  // phone's and a laptop's width, light and dark — the same page the screenshots in docs/ show.
+  await check("issue 23: at 360 px every state is at most 120 px tall; at 1 024 px and up, one row", async () => {
+    for (const [width, scheme] of [[360, "light"], [360, "dark"], [1024, "light"], [1280, "dark"]]) {
+      await h.with({ path: `/tests/elements/pages/layout.html?theme=${scheme}`, viewport: { width, height: 1250 }, ready: false }, async ({ page }) => {
+        await page.waitForFunction(() => document.body.dataset.laidOut === "true", null, { timeout: 30_000 });
+        const states = await page.evaluate(() =>
+          [...document.querySelectorAll("section")].map((s) => [s.querySelector("h2").firstChild.textContent.trim(), Number(s.dataset.height), Number(s.dataset.rows)]),
+        );
+        assert(states.length === 8, JSON.stringify(states));
+        const bad = states.filter(([, height, rows]) => (width <= 400 ? height > 120 : rows !== 1));
+        assert(bad.length === 0, `${width} px ${scheme}: ${JSON.stringify(bad)}`);
+      });
+    }
+  });
+
   await check("an open shadow root with the page's test ids and states", () =>
     h.with(async ({ page }) => {
       const out = await page.evaluate(
