@@ -15,7 +15,7 @@
 //
 // Usage: node tests/bench/workers.mjs --corpus DIR [--reps 3] [--differential FILE.jsonl] [--out BENCHMARKS.md]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { launchBrowser, root, serveDirectory } from "../support/browser.mjs";
 import { option } from "../support/net.mjs";
@@ -29,6 +29,8 @@ const differentialFile = option("--differential", null);
 const MODEL = "gpt-4o";
 const MB = 1024 * 1024;
 
+/** The URL path, on the repository-root server, of a file under the root (whatever `--corpus` looked like). */
+const served = (path) => "/" + relative(root, resolve(path)).split(sep).join("/");
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mbps = (bytes, ms) => (bytes / 1e6 / (ms / 1e3)).toFixed(1);
 
@@ -69,7 +71,7 @@ async function nodePool(files) {
 async function browserPool(page, origin, files) {
   const out = {};
   for (const [name, path] of Object.entries(files)) {
-    const url = "/" + path.slice(root.length + 1);
+    const url = served(path);
     out[name] = await page.evaluate(
       async ([url, model, reps]) => {
         const core = await import("/pkg/core/ctxguard_core.js");
@@ -112,7 +114,7 @@ async function browserPool(page, origin, files) {
 async function browserPreview(page, uploads) {
   const out = {};
   for (const [name, path] of Object.entries(uploads)) {
-    const url = "/" + path.slice(root.length + 1);
+    const url = served(path);
     out[name] = await page.evaluate(
       async ([url, filename]) => {
         await import("/pkg/toolbar/ctxguard-toolbar.js");

@@ -117,6 +117,19 @@ export async function checkPool(core, TokenPool, label) {
         equal(await pool.count(t, { model: "gpt-4o" }), core.countTokens(t, "gpt-4o"), `seed ${seed}`);
       }
     });
+    await check(results, `${label}: inputs over several read chunks, one piece longer than a chunk, equal countTokens (1 and 2 workers)`, async () => {
+      // 12 MB of text, 9 MiB of one letter (no sure split inside it: a step's window finds
+      // none and the range reads on past its chunk), then more text: every path of countRange.
+      const long = mixedText(12 * 1024 * 1024, 21) + "a".repeat(9 * 1024 * 1024) + " " + mixedText(3 * 1024 * 1024, 22);
+      const want = core.countTokens(long, "gpt-4o");
+      const one = new TokenPool({ workers: 1 });
+      try {
+        equal(await one.count(long, { model: "gpt-4o" }), want, "1 worker");
+      } finally {
+        one.close();
+      }
+      equal(await pool.count(long, { model: "gpt-4o" }), want, "2 workers");
+    });
     await check(results, `${label}: invalid UTF-8 past the first slice names its byte offset`, async () => {
       const bad = bytes.slice();
       const at = 3 * 1024 * 1024 + 17;

@@ -6,7 +6,7 @@
 
 /** Inputs shorter than this are counted on one worker, whole. */
 export const SPLIT_FROM_BYTES = 1024 * 1024;
-/** A worker counts its range in steps of about this many bytes (progress, and a bound on memory). */
+/** A worker counts its range in steps of about this many bytes (progress at least every 100 ms). */
 export const STEP_BYTES = 2 * 1024 * 1024;
 /** Bytes read around an offset to find the next sure split (doubled until one is found). */
 const WINDOW_BYTES = 64 * 1024;
@@ -51,26 +51,73 @@ export async function splitAtOrAfter(api, blob, offset, model) {
   }
 }
 
+/** A worker reads its range in chunks of this many bytes, the next while it counts one. */
+export const READ_BYTES = 8 * 1024 * 1024;
+
+/** `a` then `b`, in one array. */
+function concat(a, b) {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
 /**
  * Counts the tokens of the range whose nominal bounds are [start, end) (each moved to the
- * next sure split; the first range starts at 0, the last ends at the end), step by step;
- * `progress(bytes)` after each step. Throws `{offset}` on invalid UTF-8 (the blob's offset).
+ * next sure split; the first range starts at 0, the last ends at the end), in steps of about
+ * STEP_BYTES cut at sure splits; `progress(bytes)` after each step. The range is read in
+ * READ_BYTES chunks, the next one while this one is counted (a browser reads a large Blob
+ * through its own process: step-sized serial reads left a worker idle for a fifth of a
+ * 100 MB count), so a worker holds at most two chunks and a step. Throws `{offset}` on
+ * invalid UTF-8 (the blob's offset).
  */
 export async function countRange(api, blob, [start, end], model, progress) {
   const first = await splitAtOrAfter(api, blob, start, model);
   const last = end >= blob.size ? blob.size : await splitAtOrAfter(api, blob, end, model);
+  const readFrom = (at) => (at < last ? read(blob, at, Math.min(last, at + READ_BYTES)) : null);
+  // buf holds the blob's bytes [base, readEnd); the next chunk, from readEnd, is on its way.
+  let buf = new Uint8Array(0);
+  let base = first;
+  let readEnd = first;
+  let pending = readFrom(readEnd);
   let tokens = 0;
-  for (let at = first; at < last; ) {
-    const next = at + STEP_BYTES >= last ? last : Math.min(last, await splitAtOrAfter(api, blob, at + STEP_BYTES, model));
-    const bytes = await read(blob, at, next);
-    try {
-      tokens += api.countTokenBytes(bytes, model);
-    } catch (e) {
-      if (typeof e?.offset === "number") throw { offset: at + e.offset };
-      throw e;
+  try {
+    for (let at = first; at < last; ) {
+      while (readEnd < last && readEnd - at < STEP_BYTES + WINDOW_BYTES) {
+        const chunk = await pending;
+        buf = concat(buf.subarray(at - base), chunk);
+        base = at;
+        readEnd += chunk.length;
+        pending = readFrom(readEnd);
+      }
+      let next = last;
+      if (at + STEP_BYTES < last) {
+        const from = at + STEP_BYTES - LOOKBEHIND_BYTES;
+        const to = Math.min(readEnd, at + STEP_BYTES + WINDOW_BYTES);
+        const k = api.nextSplit(buf.subarray(from - base, to - base), model, LOOKBEHIND_BYTES, to === blob.size);
+        // No sure split in the window read: look further in the blob itself (rare: one long piece).
+        next = k >= 0 ? from + k : Math.min(last, await splitAtOrAfter(api, blob, at + STEP_BYTES, model));
+      }
+      if (next > readEnd) {
+        // The split lies past what is read (a piece longer than a chunk): count up to it whole.
+        buf = concat(buf.subarray(at - base), await read(blob, readEnd, next));
+        base = at;
+        readEnd = next;
+        pending?.catch(() => {});
+        pending = readFrom(readEnd);
+      }
+      try {
+        tokens += api.countTokenBytes(buf.subarray(at - base, next - base), model);
+      } catch (e) {
+        if (typeof e?.offset === "number") throw { offset: at + e.offset };
+        throw e;
+      }
+      progress(next - at);
+      at = next;
     }
-    progress(next - at);
-    at = next;
+  } finally {
+    pending?.catch(() => {});
   }
   return tokens;
 }
