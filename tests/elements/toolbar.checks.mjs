@@ -60,9 +60,11 @@ export async function toolbarChecks(h, check) {
   );
 
   // Issue 24.5 asks for no task over 50 ms. Measured here: the render no longer stalls (the
-  // chip lays out 1 001 characters), but the pushEvent task itself still takes about 0.95 s
-  // (the state saved to localStorage, ctxguard-change and ctxguard-compaction each carry
-  // the 10 MB text as JSON). The bound below pins what is achieved; 50 ms is still open.
+  // chip lays out 1 001 characters), and the history entry and the saved copy keep only that
+  // prefix, but the pushEvent task itself still takes about 0.35-0.45 s on a loaded 2-core
+  // machine (JSON.stringify of the event alone is ~45 ms; ctxguard-change and
+  // ctxguard-compaction each carry the 10 MB text as JSON, and the chip's title holds it).
+  // The bound below pins what is achieved; 50 ms is still open.
   await check("issue 24.5: a 10 MB failure_reason is laid out cut, and costs no task over 2 s", () =>
     h.with(async ({ page }) => {
       const out = await page.evaluate(

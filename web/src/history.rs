@@ -5,6 +5,7 @@
 //! saved and restored with the rest of the toolbar's state.
 
 use crate::run_clock::created_at_ms;
+use crate::text_bound;
 use ctxguard_core::protocol::{is_iso8601_utc, CompactionStatus, ContextCompaction};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -27,7 +28,8 @@ pub struct HistoryEntry {
     /// before − after, at least 0 (`completed`, when after is known).
     #[serde(default)]
     pub saved_tokens: Option<i64>,
-    /// Why it fell back (`fallback`; may be empty).
+    /// Why it fell back (`fallback`; may be empty), as shown: at most
+    /// [`text_bound::MAX_SHOWN_CHARS`] characters and an ellipsis.
     #[serde(default)]
     pub reason: Option<String>,
     /// Local Unix milliseconds its end was seen live; `None` when a snapshot reported it.
@@ -48,7 +50,10 @@ impl HistoryEntry {
             before_tokens: c.before_tokens,
             after_tokens: c.after_tokens.filter(|_| completed),
             saved_tokens: c.tokens_saved().filter(|_| completed),
-            reason: (!completed).then(|| c.failure_reason.clone().unwrap_or_default()),
+            // Bounded as shown: the whole text stays in the compaction record (issue 24.5).
+            reason: (!completed).then(|| {
+                text_bound::shown(c.failure_reason.as_deref().unwrap_or_default()).into_owned()
+            }),
             ended_ms,
             duration_ms: duration_ms.map(|d| d.max(0.0)),
         }

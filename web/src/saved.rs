@@ -7,8 +7,9 @@
 use crate::forecast::TurnForecast;
 use crate::history::HistoryEntry;
 use crate::run_clock::RunAnchor;
+use crate::text_bound;
 use crate::turn_end::Interruption;
-use ctxguard_core::protocol::ContextState;
+use ctxguard_core::protocol::{ContextCompaction, ContextState};
 use serde::{Deserialize, Serialize};
 
 /// Version of the saved record; bump it when its shape changes.
@@ -36,6 +37,25 @@ pub struct SavedToolbar {
     /// The compaction a turn's end interrupted, when it is the one shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<Interruption>,
+}
+
+/// `c` as saved: its strings cut as the toolbar shows them ([`text_bound::shown`]), so a
+/// megabyte `failure_reason` is neither copied nor written to `localStorage` (which holds
+/// about 5 MB an origin) on every change; a reload shows what was shown.
+pub fn bounded_compaction(c: &ContextCompaction) -> ContextCompaction {
+    let cut = |s: &Option<String>| s.as_deref().map(|s| text_bound::shown(s).into_owned());
+    ContextCompaction {
+        kind: c.kind.clone(),
+        status: c.status,
+        before_tokens: c.before_tokens,
+        trigger_limit: c.trigger_limit,
+        target_limit: c.target_limit,
+        used_legacy_fallback: c.used_legacy_fallback,
+        created_at: c.created_at.clone(),
+        after_tokens: c.after_tokens,
+        summary_message_id: cut(&c.summary_message_id),
+        failure_reason: cut(&c.failure_reason),
+    }
 }
 
 #[derive(Serialize, Deserialize)]

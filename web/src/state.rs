@@ -34,7 +34,7 @@ use crate::forecast::TurnForecast;
 use crate::history::CompactionHistory;
 use crate::ids::{EventCursor, IdVerdict};
 use crate::run_clock::{elapsed_secs, offset_from_start, run_start_ms, RunAnchor};
-use crate::saved::SavedToolbar;
+use crate::saved::{self, SavedToolbar};
 use crate::turn_end::{Interruption, TurnEnd};
 use crate::view::{CompactionView, MetricsView, ToolbarView};
 use ctxguard_core::metrics::ContextMetricsSnapshot;
@@ -539,7 +539,7 @@ impl Toolbar {
                 event_id,
                 phase: self.phase.as_ref().and_then(ReceivedPhase::known),
                 context_metrics: Some(self.metrics.clone()?),
-                context_compaction: self.compaction.clone(),
+                context_compaction: self.compaction.as_ref().map(saved::bounded_compaction),
                 model: self.model.clone(),
                 attachment_limit: self.attachment_limit,
             },

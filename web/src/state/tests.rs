@@ -670,3 +670,34 @@ fn issue_23_6_the_host_says_how_its_socket_is() {
     assert_eq!(t.view(T0).connection, Connection::Host);
     assert_eq!(t.view(T0).offline_reason, None);
 }
+
+#[test]
+fn regression_issue_24_point_5_a_long_failure_reason_stays_whole_in_the_state_only() {
+    let mut t = Toolbar::new();
+    apply(&mut t, 1, &compaction_event("started", json!({})));
+    let reason = "r".repeat(10 << 20);
+    apply(
+        &mut t,
+        2,
+        &compaction_event("fallback", json!({ "failure_reason": reason })),
+    );
+    // The record the host reads keeps every character …
+    let kept = t.compaction().and_then(|c| c.failure_reason.as_deref());
+    assert_eq!(kept.map(str::len), Some(10 << 20));
+    // … while the history and the saved copy keep what is shown: a bounded prefix.
+    let shown = crate::text_bound::MAX_SHOWN_CHARS + 1;
+    let entry = t.history().newest_first().next().expect("one entry");
+    assert_eq!(
+        entry.reason.as_deref().map(|r| r.chars().count()),
+        Some(shown)
+    );
+    let saved = t.saved().expect("saved");
+    let stored = saved.state.context_compaction.as_ref();
+    let stored = stored
+        .and_then(|c| c.failure_reason.as_deref())
+        .expect("reason");
+    assert_eq!(stored.chars().count(), shown);
+    assert!(stored.ends_with('…') && reason.starts_with(stored.trim_end_matches('…')));
+    let text = crate::saved::encode("s", &saved, 0.0);
+    assert!(text.len() < 10_000, "{} bytes saved", text.len());
+}
