@@ -41,6 +41,9 @@ pub mod conformance;
 pub mod cut;
 pub mod encoding;
 mod error;
+// The wasm facade's rule for growing its memory, tested natively.
+#[cfg(any(test, all(feature = "wasm", target_arch = "wasm32")))]
+mod growth;
 pub mod guard;
 pub mod ledger;
 pub mod message;

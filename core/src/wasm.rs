@@ -10,7 +10,7 @@
 //! The facade is three things, one file each:
 //! - `wasm/args.rs`: JS values in, core's types out and back, and [`Thrown`],
 //!   the one error type every export throws (`wasm/growth.rs`: the memory
-//!   grown in doubling steps while a long array is read);
+//!   grown in geometric steps while a long array is read, by `growth.rs`'s rule);
 //! - `wasm/types.d.ts`: the TypeScript declarations of every data type, appended
 //!   to the package's `.d.ts` at build time (the exports' own signatures name
 //!   them), after the wire contracts' (`protocol/wire.d.ts`, which the toolbar

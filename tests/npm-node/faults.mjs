@@ -4,8 +4,14 @@
 //            the module again: later calls work, objects made before it throw a clear Error;
 //   point 3: parseStatusEvent refuses a key named twice (as the relay and the toolbar do);
 //   point 4: reloadMessages holds one JS value at a time however many turns it reads (it held one
-//            per turn: the table wasm-bindgen keeps them in grew with the input).
+//            per turn: the table wasm-bindgen keeps them in grew with the input), and grows the
+//            memory a few times, not once per 64 KiB, however much free room an earlier call left
+//            (V8 may collect the whole JS heap at each growth: it was quadratic in sequence).
 // checkTrap runs last: it replaces the instance.
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import { assert } from "../support/net.mjs";
 
 /** The limit of every array argument (MAX_ARRAY_LENGTH in core/src/wasm/args.rs). */
@@ -101,6 +107,63 @@ export async function checkFaults(style, api, tally) {
     const grown = table.length - before;
     console.log(`${style}: ${name} grew by ${grown} slots reading 200 000 turns (it holds the JS values the facade has in hand)`);
     assert(grown < 1024, `the table grew by ${grown} slots: the facade held about one JS value per turn`);
+  });
+}
+
+/**
+ * Point 4's memory check, in a worker (a fresh instance: the memory of this one only ever grew):
+ * reloadMessages of 25 000 turns, then of 100 000 through a Proxy whose `get` trap, run at each turn
+ * read, counts the changes of the memory's size. The rule before the fix grew it 175 times here
+ * (once per 64 KiB once the 25 000 turns' free room was used), the geometric one 1 to 9 times.
+ */
+const MEMORY_GROWS_WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+(async () => {
+  const api = await import(workerData.entry);
+  const memory = (await api.default()).memory;
+  const turns = (n) => {
+    const out = [];
+    for (let i = 0; i < n; i += 2) {
+      out.push({ role: "USER", status: "COMPLETED", prompt: "question " + i });
+      out.push({ role: "ASSISTANT", status: "COMPLETED", result: { value: "answer " + i, messages_chain: [{ role: "assistant", content: "answer " + i }] } });
+    }
+    return out;
+  };
+  const first = api.reloadMessages(turns(25000)).length;
+  let grows = 0;
+  let bytes = memory.buffer.byteLength;
+  const observed = new Proxy(turns(100000), {
+    get(target, key, receiver) {
+      if (memory.buffer.byteLength !== bytes) {
+        grows++;
+        bytes = memory.buffer.byteLength;
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  const second = api.reloadMessages(observed).length;
+  parentPort.postMessage({ first, second, grows, mib: memory.buffer.byteLength / 2 ** 20 });
+})().catch((e) => parentPort.postMessage({ error: String(e.stack ?? e) }));
+`;
+
+/** The package's Node entry as the project running this (its cwd) resolves it. */
+function packageEntry() {
+  return pathToFileURL(createRequire(join(process.cwd(), "package.json")).resolve("ctxguard-core")).href;
+}
+
+/** Point 4's memory growth, measured in a worker of its own. */
+export async function checkMemoryGrowth(style, tally) {
+  await tally.check(`${style}: reloadMessages of 100 000 turns after 25 000 grows the memory a few times, not once per 64 KiB (issue 24 point 4)`, async () => {
+    const worker = new Worker(MEMORY_GROWS_WORKER, { eval: true, workerData: { entry: packageEntry() } });
+    const result = await new Promise((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+    });
+    await worker.terminate();
+    assert(!result.error, result.error);
+    assert(result.first === 25_000 && result.second === 100_000, `${result.first} and ${result.second} messages`);
+    console.log(`${style}: the memory grew ${result.grows} times while 100 000 turns were read after 25 000 (${result.mib} MiB)`);
+    assert(result.grows <= 24, `the memory grew ${result.grows} times while the turns were read: once per 64 KiB, not in geometric steps`);
   });
 }
 

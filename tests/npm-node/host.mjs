@@ -15,7 +15,7 @@ const importToFirstCountMs = performance.now() - t0;
 const root = process.env.CTXGUARD_ROOT;
 const { Tally, assert } = await import(pathToFileURL(join(root, "tests/support/net.mjs")).href);
 const { checkNodeApi, checkVectors } = await import(pathToFileURL(join(root, "tests/npm-node/checks.mjs")).href);
-const { checkFaults, checkTrap } = await import(pathToFileURL(join(root, "tests/npm-node/faults.mjs")).href);
+const { checkFaults, checkMemoryGrowth, checkTrap } = await import(pathToFileURL(join(root, "tests/npm-node/faults.mjs")).href);
 
 const tally = new Tally();
 console.log(`import: import("ctxguard-core") to the first countTokens: ${importToFirstCountMs.toFixed(1)} ms (one run)`);
@@ -28,6 +28,7 @@ await tally.check("import: init() resolves at once and again", async () => {
   assert(a !== undefined && a === (await ctx.default()), "init() gave two different instances");
 });
 await checkFaults("import", ctx, tally);
+await checkMemoryGrowth("import", tally);
 // Last: it replaces the instance.
 await checkTrap("import", ctx, tally);
 process.exitCode = tally.finish();

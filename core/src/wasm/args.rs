@@ -6,8 +6,9 @@
 //! getter or a proxy that throws while an argument is read becomes an `Error`
 //! at that path, so a class whose method was running is never left borrowed.
 
-use super::growth::Growth;
+use super::growth::WasmMemory;
 use crate::budget::ModelConfig;
+use crate::growth::Growth;
 use crate::message::Message;
 use crate::tokens::TokenCounter;
 use js_sys::{Array, Number, Reflect};
@@ -241,7 +242,7 @@ fn vec_for<T>(n: u32) -> Result<Vec<T>, NotJson> {
 /// Each item of an array read and turned into a `T` in turn, so that one JS value is held
 /// at a time, however long the array: wasm-bindgen keeps every live JS value in a table that
 /// grows 128 slots at a time (copying it) up to V8's 10 million, so holding them all made a
-/// long array quadratic in time, and one of 9 million trap; the memory grows in doubling steps
+/// long array quadratic in time, and one of 9 million trap; the memory grows in geometric steps
 /// meanwhile ([`Growth`]). `lift` makes the reader's own
 /// errors (the length, a getter's throw at `[i]`) an `E`.
 fn map_items<T, E>(
@@ -251,12 +252,12 @@ fn map_items<T, E>(
 ) -> Result<Vec<T>, E> {
     let length = array_length(v).map_err(&lift)?;
     let mut out = vec_for(length).map_err(&lift)?;
-    let mut growth = Growth::start();
+    let mut growth = Growth::start(&WasmMemory);
     for i in 0..length {
         let item = Reflect::get_u32(v, i)
             .map_err(|e| lift(NotJson::new(describe_thrown(&e)).within(format!("[{i}]"))))?;
         out.push(each(i, item)?);
-        growth.after(i + 1);
+        growth.after(i + 1, &mut WasmMemory);
     }
     Ok(out)
 }
