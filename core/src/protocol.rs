@@ -1,7 +1,8 @@
 //! Wire types of the status stream (SPEC §4), each defined once for every
 //! host: the `response.status.updated` event, its phases, the metrics snapshot, the
 //! `summary_compact` lifecycle record, the `created_at` time format, the
-//! `/context` body a client restores from, the body a backend publishes, and an
+//! `/context` body a client restores from, the body a backend publishes, the
+//! multi-session stream's tagged events and cursor, and an
 //! update as a client receives it (lenient about phases and ranges). Field names and order are exact;
 //! unknown fields are ignored and optional ones omitted; a key named twice in one
 //! object refuses the text wherever it is read ([`UniqueKeys`]).
@@ -10,6 +11,7 @@ mod batch;
 mod compaction;
 mod context;
 mod event;
+mod multiplex;
 mod phase;
 mod received;
 mod snapshot;
@@ -20,6 +22,7 @@ pub use batch::{parse_event_batch, BatchError, MAX_EVENTS_PER_BATCH};
 pub use compaction::{failure_reason, CompactionStatus, ContextCompaction, COMPACTION_TYPE};
 pub use context::ContextState;
 pub use event::{EventError, StatusEvent};
+pub use multiplex::{tag_with_session, untag, StreamCursor, MAX_STREAM_SESSIONS, SESSION_KEY};
 pub use phase::{Phase, ReceivedPhase};
 pub use received::{ReceiveError, ReceivedStatus};
 pub use snapshot::{ContextMetricsSnapshot, UsageBreakdown};

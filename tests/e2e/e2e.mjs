@@ -205,9 +205,10 @@ async function main() {
       p.on('request', (r) => urls.push(r.url()));
       await p.goto(`${url}?session=demo&lang=zh-CN&token=r.e2e%2B1`, { waitUntil: 'load', timeout: 15000 });
       await until('live', async () => (await attr(p, 'ctxguard-connection', 'data-state')) === 'live', 15000);
-      const api = urls.filter((u) => u.includes('/api/sessions/'));
+      const api = urls.filter((u) => u.includes('/api/'));
       assert(api.some((u) => u.includes('/api/sessions/demo/context?')), `requests: ${api}`);
-      assert(api.some((u) => u.includes('/api/sessions/demo/events?')), `requests: ${api}`);
+      // The stream is the page's shared one (issue 24 point 6), naming the session.
+      assert(api.some((u) => u.includes('/api/events?') && new URL(u).searchParams.getAll('session').includes('demo')), `requests: ${api}`);
       assert(api.every((u) => new URL(u).searchParams.get('token') === 'r.e2e+1'), `requests: ${api}`);
       const remaining = await text(p, 'ctxguard-remaining');
       assert(/^上下文剩余 \d+%$/.test(remaining), `remaining: ${remaining}`);
@@ -287,6 +288,63 @@ async function main() {
       assert((await shown(ppage)).remaining === 'Context 60% left', JSON.stringify(await shown(ppage)));
     } finally {
       await pctx.close();
+    }
+  });
+
+  await check('regression issue 24 point 6: twenty toolbars on one page share one stream, each live with its own numbers', async () => {
+    const N = 20;
+    const sessions = Array.from({ length: N }, (_, i) => `many:${i}`);
+    const publish = async (session, used) => {
+      const r = await fetch(`${url}api/sessions/${session}/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${PUBLISH_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'response.status.updated', response_id: `resp_${session}`, phase: 'after_tool_end',
+          context_metrics: { context_window: 128000, reserved_output_tokens: 16000, available_input_tokens: 112000,
+            used_input_tokens: used, remaining_input_tokens: 112000 - used, remaining_percent: Math.floor(((112000 - used) * 100) / 112000),
+            display_remaining_tokens: 128000 - used, display_remaining_percent: Math.floor(((128000 - used) * 100) / 128000),
+            trigger_limit: 100000, target_limit: 80000, is_over_trigger: false } }),
+      });
+      assert(r.ok, `publish to ${session} answered ${r.status}`);
+    };
+    await Promise.all(sessions.map((s, i) => publish(s, 1000 + i)));
+    const openStreams = async () => Number((await (await fetch(`${url}metrics`)).text()).match(/^ctxguard_open_streams (\d+)$/m)?.[1]);
+    const streamsBefore = await openStreams();
+    const mctx = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
+    try {
+      const mpage = await mctx.newPage();
+      const urls = [];
+      mpage.on('request', (r) => urls.push(r.url()));
+      // A page of the relay's origin holding twenty toolbars, one per session.
+      const html = `<!doctype html><meta charset="utf-8"><title>many</title>
+        <script type="module" src="/ctxguard-toolbar/ctxguard-toolbar.js"></script>
+        ${sessions.map((s) => `<ctxguard-toolbar session="${s}"></ctxguard-toolbar>`).join('\n')}`;
+      await mpage.route(`${url}many.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: html }));
+      await mpage.goto(`${url}many.html`, { waitUntil: 'load', timeout: 15000 });
+      const states = () =>
+        mpage.evaluate(() =>
+          [...document.querySelectorAll('ctxguard-toolbar')].map((el) => ({
+            session: el.getAttribute('session'),
+            connection: el.shadowRoot?.querySelector('[data-testid="ctxguard-connection"]')?.getAttribute('data-state') ?? null,
+            usage: el.shadowRoot?.querySelector('[data-testid="ctxguard-usage"]')?.textContent ?? null,
+          })),
+        );
+      await until('all twenty live', async () => (await states()).every((s) => s.connection === 'live'), 20000);
+      const own = (list, base) => list.every((s, i) => s.session === sessions[i] && s.usage?.startsWith(group(base + i)));
+      assert(own(await states(), 1000), `the /context numbers: ${JSON.stringify(await states())}`);
+      await Promise.all(sessions.map((s, i) => publish(s, 20000 + 100 * i)));
+      const every = (list) => list.every((s, i) => s.usage?.startsWith(group(20000 + 100 * i)));
+      await until('each toolbar shows its session\'s event', async () => every(await states()), 10000);
+      const shared = urls.filter((u) => u.includes('/api/events?'));
+      const single = urls.filter((u) => /\/api\/sessions\/[^/]+\/events/.test(u));
+      assert(shared.length >= 1 && shared.length <= 2 && single.length === 0, `event streams: ${shared.length} shared, ${single.length} single: ${JSON.stringify([...shared, ...single])}`);
+      const last = new URL(shared[shared.length - 1]).searchParams.getAll('session');
+      assert(last.length === N && sessions.every((s) => last.includes(s)), `the stream names every session: ${last}`);
+      const streamsOpen = (await openStreams()) - streamsBefore;
+      assert(streamsOpen >= 1 && streamsOpen <= 2, `the relay counts ${streamsOpen} more open streams`);
+      const timing = await mpage.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/events?')).length);
+      assert(timing <= 2, `PerformanceResourceTiming saw ${timing} event streams`);
+    } finally {
+      await mctx.close();
     }
   });
 

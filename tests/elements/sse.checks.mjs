@@ -89,6 +89,46 @@ export async function sseChecks(h, check) {
       }),
     );
 
+    await check("regression issue 24 point 6: toolbars of one server share one stream; each keeps its own numbers, ids and resync", () =>
+      h.with(async ({ page }) => {
+        const names = Array.from({ length: 8 }, (_, i) => `shared:${i}`);
+        names.forEach((n, i) => server.session(n, context(10 + i, 1_000 + i)));
+        other.session("elsewhere", context(3, 3_000));
+        const before = server.requests.filter((r) => r.path === "/api/events").length;
+        await page.evaluate(([origin, otherOrigin, names]) => {
+          window.tbs = names.map((n) => t.add(`<ctxguard-toolbar server="${origin}" session="${n}" token="tok-${n}"></ctxguard-toolbar>`));
+          window.lone = t.add(`<ctxguard-toolbar server="${otherOrigin}" session="elsewhere"></ctxguard-toolbar>`);
+        }, [server.origin, other.origin, names]);
+        const allLive = () => tbs.every((tb) => t.attr(tb, "ctxguard-connection", "data-state") === "live");
+        await waitFor(page, "all live", allLive);
+        await waitFor(page, "the other server's toolbar live", () => t.attr(lone, "ctxguard-connection", "data-state") === "live");
+        const opened = server.requests.filter((r) => r.path === "/api/events").slice(before);
+        assert(opened.length >= 1 && opened.length <= 2, `shared streams opened: ${opened.length}`);
+        assert(server.openShared() === 1 && other.openShared() === 1, `open: ${server.openShared()} + ${other.openShared()}`);
+        // Each session with its own token and the id its /context gave.
+        const last = opened[opened.length - 1];
+        for (const [i, n] of names.entries()) {
+          const view = server.to(n, "events").at(-1);
+          assert(view.multi === last && view.query.token === `tok-${n}` && view.query.last_event_id === String(10 + i), JSON.stringify(view.query));
+        }
+        names.forEach((n, i) => server.send(n, 100 + i, event(5_000 + 100 * i)));
+        await waitFor(page, "each its own event", () => tbs.every((tb, i) => tb.state.last_event_id === 100 + i && tb.state.metrics.used_input_tokens === 5_000 + 100 * i));
+        // A toolbar that leaves takes its session off the stream; the others resume from their ids.
+        await page.evaluate(() => tbs.shift().remove());
+        await until("reopened without shared:0", async () => server.openShared() === 1 && server.open("shared:0") === 0, 5000, 25);
+        const resumed = server.to("shared:1", "events").at(-1);
+        assert(resumed.query.last_event_id === "101", JSON.stringify(resumed.query));
+        server.send("shared:1", 200, event(9_000));
+        await waitFor(page, "still live after the reopening", () => tbs[0].state.last_event_id === 200);
+        // The shared stream fails: every member resyncs from its own /context and joins again.
+        const contexts = names.slice(1).map((n) => server.to(n, "context").length);
+        server.dropShared();
+        await until("every member fetched /context again", async () => names.slice(1).every((n, i) => server.to(n, "context").length > contexts[i]), 10_000, 25);
+        await waitFor(page, "all live again", allLive);
+        assert(server.openShared() === 1, `open after the resync: ${server.openShared()}`);
+      }),
+    );
+
     await check("pushEvent in sse mode is merged with the stream by the same id rules", () =>
       h.with(async ({ page }) => {
         server.session("merge", context(20, 1_000));

@@ -86,6 +86,101 @@ class PreviewWorker {
   }
 }
 
+// Toolbars of one page that follow the same server share one connection (browsers open at most
+// six HTTP/1.1 connections per origin, issue 24 point 6). The toolbar's module asks the page's
+// registry (`__ctxguardToolbarStream`, shared by every copy of the package) for its session's
+// stream, …/api/sessions/ID/events?token=…&last_event_id=N, and gets a member of its server's
+// group: an EventTarget with close() that receives its session's events (the session's own
+// JSON and id) and the shared stream's open and error, as from an EventSource of its own. A
+// group's sessions ride GET /api/events?session=…&token=… (each session with its token),
+// reopened with the union REOPEN_MS after the last member joined or left, each session resumed
+// from its members' last event id through the cursor `last_event_id=ID:N,…`. On an error the
+// shared stream is closed and every member told, so each resyncs and joins again on its own.
+const STATUS_EVENT = "response.status.updated";
+/** A group's changes within this long cause one reopening. */
+const REOPEN_MS = 50;
+/** Sessions (the relay's bound) and query characters (the relay takes 8 KiB targets) per shared stream. */
+const MAX_SESSIONS = 100;
+const MAX_QUERY_CHARS = 7000;
+/** The length of the tag the relay puts first in each event's JSON: `{"session":"`. */
+const TAG_CHARS = 12;
+
+/** Closes `group`'s streams and opens new ones for its members' sessions. */
+function openGroup(group) {
+  for (const source of group.sources) source.close();
+  group.sources = [];
+  // Each session once: its first member's token, its members' lowest last event id (none lowest).
+  const sessions = new Map();
+  for (const { session, token, last } of group.members) {
+    const s = sessions.get(session);
+    if (!s) sessions.set(session, { token, last });
+    else if (!(+s.last <= +last)) s.last = last;
+  }
+  let names = new Set();
+  let query = "";
+  let cursor = [];
+  const flush = () => {
+    if (!names.size) return;
+    const mine = names;
+    const source = new EventSource(`${group.server}/api/events?${query}&last_event_id=${encodeURIComponent(cursor)}`);
+    const tell = (type) => {
+      for (const m of [...group.members]) if (mine.has(m.session)) m.dispatchEvent(new Event(type));
+    };
+    source.onopen = () => tell("open");
+    source.onerror = () => {
+      source.close();
+      tell("error");
+    };
+    source.addEventListener(STATUS_EVENT, ({ data, lastEventId }) => {
+      // `{"session":"ID",…}`: the session's own JSON with its name first; the cursor's pair for
+      // it is `ID:N` (split at its last ":").
+      const end = data.indexOf('"', TAG_CHARS);
+      const name = data.slice(TAG_CHARS, end);
+      const json = `{${data.slice(end + (data[end + 1] === "," ? 2 : 1))}`;
+      const pair = lastEventId.split(",").find((p) => p.slice(0, p.lastIndexOf(":")) === name) ?? "";
+      const id = pair.slice(pair.lastIndexOf(":") + 1);
+      for (const m of group.members) {
+        if (m.session !== name) continue;
+        if (id) m.last = id;
+        m.dispatchEvent(new MessageEvent(STATUS_EVENT, { data: json, lastEventId: id }));
+      }
+    });
+    group.sources.push(source);
+    names = new Set();
+    query = "";
+    cursor = [];
+  };
+  for (const [name, { token, last }] of sessions) {
+    if (names.size >= MAX_SESSIONS || query.length + cursor.join().length > MAX_QUERY_CHARS) flush();
+    names.add(name);
+    query += `${query && "&"}session=${encodeURIComponent(name)}${token ? `&token=${encodeURIComponent(token)}` : ""}`;
+    if (last) cursor.push(`${name}:${last}`);
+  }
+  flush();
+}
+
+const groups = new Map();
+globalThis.__ctxguardToolbarStream ??= (url) => {
+  const [, server, session, search] = /^(.*)\/api\/sessions\/([^/?]+)\/events\??(.*)$/.exec(url) ?? [];
+  if (session === undefined) return new EventSource(url);
+  const query = new URLSearchParams(search);
+  let group = groups.get(server);
+  if (!group) groups.set(server, (group = { server, members: new Set(), sources: [] }));
+  const reopen = () => {
+    clearTimeout(group.timer);
+    group.timer = setTimeout(openGroup, REOPEN_MS, group);
+  };
+  const member = Object.assign(new EventTarget(), {
+    session: decodeURIComponent(session),
+    token: query.get("token"),
+    last: query.get("last_event_id"),
+    close: () => group.members.delete(member) && reopen(),
+  });
+  group.members.add(member);
+  reopen();
+  return member;
+};
+
 function defineElements() {
   class CtxguardToolbarElement extends HTMLElement {
     static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms"];

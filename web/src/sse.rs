@@ -10,6 +10,12 @@
 //! from `/context`. Going offline / online is followed too. A read token goes
 //! as `?token=` on every request ([`Endpoints`]). Everything is released in
 //! `on_cleanup`.
+//!
+//! Toolbars of one page that follow the same server share one connection: the
+//! package's entry script registers a stream registry on the page
+//! ([`SHARED_STREAMS`]) that joins their sessions on one
+//! `GET /api/events?session=…` stream and hands each toolbar an
+//! `EventSource` look-alike; each toolbar's cycle above is unchanged.
 
 use crate::backoff::Backoff;
 use crate::config::Endpoints;
@@ -140,7 +146,7 @@ impl Driver {
 
     fn open_stream(self: &Rc<Self>) {
         let last = self.toolbar.state().with_untracked(Toolbar::last_event_id);
-        let Ok(source) = EventSource::new(&self.endpoints.events_url(last)) else {
+        let Ok(source) = open_source(&self.endpoints.events_url(last)) else {
             self.toolbar.update(Toolbar::connection_lost);
             self.schedule_retry();
             return;
@@ -222,6 +228,26 @@ impl Driver {
         if let Some(old) = self.retry.replace(handle.ok()) {
             old.clear();
         }
+    }
+}
+
+/// The page's stream registry, set by the package's entry script: toolbars of one server share
+/// one multi-session stream through it (issue 24 point 6).
+const SHARED_STREAMS: &str = "__ctxguardToolbarStream";
+
+/// Opens the stream at `url`: through the page's registry when there is one (an `EventSource`
+/// look-alike that dispatches this session's events and the shared stream's `open` and
+/// `error`), else an `EventSource` of its own.
+fn open_source(url: &str) -> Result<EventSource, JsValue> {
+    let shared = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &SHARED_STREAMS.into()).ok())
+        .filter(JsValue::is_function);
+    match shared {
+        Some(open) => open
+            .unchecked_into::<js_sys::Function>()
+            .call1(&JsValue::NULL, &url.into())
+            .map(JsCast::unchecked_into),
+        None => EventSource::new(url),
     }
 }
 

@@ -131,22 +131,16 @@ impl ReadSecret {
         session: &SessionId,
         now_unix_secs: u64,
     ) -> Result<(), TokenError> {
-        let rest = token
-            .strip_prefix(TOKEN_VERSION)
-            .and_then(|r| r.strip_prefix('.'))
-            .ok_or(TokenError::Malformed)?;
-        let (expiry, rest) = rest.split_once('.').ok_or(TokenError::Malformed)?;
-        let (named, signature) = rest.rsplit_once('.').ok_or(TokenError::Malformed)?;
-        if expiry.is_empty() || !expiry.bytes().all(|b| b.is_ascii_digit()) {
+        let parts = TokenParts::split(token).ok_or(TokenError::Malformed)?;
+        if parts.expiry.is_empty() || !parts.expiry.bytes().all(|b| b.is_ascii_digit()) {
             return Err(TokenError::Malformed);
         }
-        let expiry: u64 = expiry.parse().map_err(|_| TokenError::Malformed)?;
-        let named = SessionId::parse(named).map_err(|_| TokenError::Malformed)?;
+        let expiry: u64 = parts.expiry.parse().map_err(|_| TokenError::Malformed)?;
+        let named = SessionId::parse(parts.session).map_err(|_| TokenError::Malformed)?;
         let signature = URL_SAFE_NO_PAD
-            .decode(signature)
+            .decode(parts.signature)
             .map_err(|_| TokenError::Malformed)?;
-        let signed = &token[..token.len() - rest.len() + named.as_str().len()];
-        self.mac(signed)
+        self.mac(parts.signed)
             .verify_slice(&signature)
             .map_err(|_| TokenError::BadSignature)?;
         if expiry <= now_unix_secs {
@@ -157,6 +151,40 @@ impl ReadSecret {
         }
         Ok(())
     }
+}
+
+/// The fields of `v1.EXPIRY.SESSION.SIGNATURE`, unchecked.
+struct TokenParts<'a> {
+    expiry: &'a str,
+    session: &'a str,
+    signature: &'a str,
+    /// `v1.EXPIRY.SESSION`, the signed text.
+    signed: &'a str,
+}
+
+impl<'a> TokenParts<'a> {
+    /// Splits `token` at its dots (the session may hold dots: it is everything between the
+    /// expiry and the last dot); `None` without the version prefix or the dots.
+    fn split(token: &'a str) -> Option<Self> {
+        let rest = token
+            .strip_prefix(TOKEN_VERSION)
+            .and_then(|r| r.strip_prefix('.'))?;
+        let (expiry, rest) = rest.split_once('.')?;
+        let (session, signature) = rest.rsplit_once('.')?;
+        let signed = &token[..token.len() - signature.len() - 1];
+        Some(TokenParts {
+            expiry,
+            session,
+            signature,
+            signed,
+        })
+    }
+}
+
+/// The session a read token names (unverified), so a request carrying several tokens can
+/// give each session its own; `None` when `token` is not shaped like one.
+pub fn token_session(token: &str) -> Option<&str> {
+    TokenParts::split(token).map(|p| p.session)
 }
 
 /// The configured credentials.
@@ -226,6 +254,36 @@ impl Auth {
         secret
             .verify(token, session, unix_secs())
             .map_err(TokenError::into_app_error)
+    }
+
+    /// Lets a reader of every session of `sessions` through, each with its own
+    /// token: the one (of the `Authorization` bearer and `query_tokens`) that names it,
+    /// else the first given, so a valid token of another session is a 403 and none at
+    /// all a 401, as [`Auth::check_read`] answers for one session. The first session
+    /// refused decides the answer.
+    pub fn check_read_each(
+        &self,
+        sessions: &[SessionId],
+        headers: &HeaderMap,
+        query_tokens: &[String],
+    ) -> Result<(), AppError> {
+        if self.read.is_none() {
+            return Ok(());
+        }
+        let header = bearer(headers)?;
+        let tokens: Vec<&str> = header
+            .into_iter()
+            .chain(query_tokens.iter().map(String::as_str))
+            .collect();
+        for session in sessions {
+            let own = tokens
+                .iter()
+                .find(|t| token_session(t) == Some(session.as_str()))
+                .or(tokens.first())
+                .copied();
+            self.check_read(session, &HeaderMap::new(), own)?;
+        }
+        Ok(())
     }
 
     /// Lets a lister of sessions through: open without a read secret, else the publish token.

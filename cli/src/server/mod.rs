@@ -6,7 +6,8 @@
 //!
 //! Layers, one concept a file:
 //! - [`routes`] is the router (`fn app`), built apart from any socket;
-//!   [`publish`], [`reads`], [`sse`] and [`ops`] are its handlers;
+//!   [`publish`], [`reads`], [`sse`], [`multiplex`] (several sessions on one
+//!   stream) and [`ops`] are its handlers;
 //!   [`session_id`], [`auth`] and [`error`] guard its boundary; [`state`] is
 //!   what they share and [`metrics`] what they count.
 //! - [`store`] holds sessions (memory or Redis); [`hub`] fans a session's
@@ -23,6 +24,7 @@ pub mod error;
 pub mod event;
 pub mod hub;
 pub mod metrics;
+pub mod multiplex;
 pub mod ops;
 pub mod publish;
 pub mod reads;

@@ -6,6 +6,7 @@
 //! | `GET /api/sessions` | [`reads::list`] |
 //! | `GET /api/sessions/{id}/context` | [`reads::context`] |
 //! | `GET /api/sessions/{id}/events` | [`sse::events`] |
+//! | `GET /api/events?session=…` | [`multiplex::events`] |
 //! | `POST /api/sessions/{id}/events` | [`publish::publish`] |
 //! | `DELETE /api/sessions/{id}` | [`publish::forget`] |
 //! | `GET /healthz`, `GET /metrics` | [`ops`] |
@@ -17,7 +18,7 @@
 
 use super::error::AppError;
 use super::state::{AppState, MAX_URI_BYTES};
-use super::{ops, publish, reads, sse};
+use super::{multiplex, ops, publish, reads, sse};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -43,6 +44,7 @@ pub fn app(state: AppState, origins: &[HeaderValue]) -> Router {
             "/api/sessions/{id}/events",
             get(sse::events).post(publish::publish),
         )
+        .route("/api/events", get(multiplex::events))
         .route("/healthz", get(ops::healthz))
         .route("/metrics", get(ops::metrics))
         .method_not_allowed_fallback(method_not_allowed)

@@ -11,14 +11,14 @@
 use super::error::AppError;
 use super::event::StoredEvent;
 use super::hub::{Delivery, HubReceiver};
-use super::metrics::{Gauge, Metrics};
+use super::metrics::Metrics;
 use super::reads::{authorize, ReadQuery};
 use super::session_id::SessionId;
 use super::state::AppState;
 use super::store::Subscription;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, KeepAlive, KeepAliveStream, Sse};
 use ctxguard_core::protocol::EVENT_NAME;
 use futures_util::stream::{self, Stream, StreamExt};
 use std::collections::VecDeque;
@@ -26,14 +26,18 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use tokio::sync::watch;
 
-/// The id to resume after: the header wins over the query; unparsable values count as none.
-fn resume_id(headers: &HeaderMap, query: &ReadQuery) -> Option<u64> {
+/// The id to resume after, as sent: the header wins over the query.
+pub fn resume_text(headers: &HeaderMap, query_last_event_id: Option<&str>) -> Option<String> {
     headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
+        .or(query_last_event_id)
         .map(str::to_string)
-        .or_else(|| query.last_event_id.clone())
-        .and_then(|v| v.trim().parse().ok())
+}
+
+/// The id to resume after: [`resume_text`] as a number; unparsable values count as none.
+fn resume_id(headers: &HeaderMap, query: &ReadQuery) -> Option<u64> {
+    resume_text(headers, query.last_event_id.as_deref()).and_then(|v| v.trim().parse().ok())
 }
 
 /// The SSE handler.
@@ -50,48 +54,61 @@ pub async fn events(
         .subscribe(&id, resume_id(&headers, &query))
         .await?
         .ok_or_else(|| AppError::unknown_session(&id))?;
-    let stream = event_stream(subscription, state.metrics.clone(), state.shutdown.clone());
-    Ok(Sse::new(stream).keep_alive(
+    let open = state.metrics.stream_opened();
+    let frames = session_events(subscription, state.metrics.clone(), state.shutdown.clone()).map(
+        move |event| {
+            let _counted_while_open = &open;
+            Ok(frame(&event.id.to_string(), &event.data))
+        },
+    );
+    Ok(with_keep_alive(&state, frames))
+}
+
+/// `frames` as an SSE response with the relay's keep-alive comment.
+pub fn with_keep_alive<S>(state: &AppState, frames: S) -> Sse<KeepAliveStream<S>>
+where
+    S: Stream<Item = Result<Event, Infallible>> + Send + 'static,
+{
+    Sse::new(frames).keep_alive(
         KeepAlive::new()
             .interval(state.keep_alive)
             .text("keep-alive"),
-    ))
+    )
 }
 
 /// One `response.status.updated` frame.
-fn frame(event: &StoredEvent) -> Event {
-    let frame = Event::default().event(EVENT_NAME).id(event.id.to_string());
-    if event.data.contains('\r') {
+pub fn frame(id: &str, data: &str) -> Event {
+    let frame = Event::default().event(EVENT_NAME).id(id);
+    if data.contains('\r') {
         // SSE data cannot carry a bare CR (stores never hold one; never panic on it either).
-        frame.data(event.data.replace('\r', ""))
+        frame.data(data.replace('\r', ""))
     } else {
-        frame.data(&event.data)
+        frame.data(data)
     }
 }
 
 struct Cursor {
     pending: VecDeque<Arc<StoredEvent>>,
     live: HubReceiver,
-    /// Id of the last frame this stream sent.
+    /// Id of the last event this stream yielded.
     last_sent: Option<u64>,
     shutdown: watch::Receiver<bool>,
     metrics: Arc<Metrics>,
-    _open: Gauge,
 }
 
-/// The frames of `subscription`: its backlog, then live events in id order,
-/// until the session is forgotten or `shutdown` turns true.
-pub fn event_stream(
+/// The events of `subscription`: its backlog, then live events in id order
+/// (resynchronised when it lags), until the session is forgotten or
+/// `shutdown` turns true. Each counts as sent; the caller frames them.
+pub fn session_events(
     subscription: Subscription,
     metrics: Arc<Metrics>,
     shutdown: watch::Receiver<bool>,
-) -> impl Stream<Item = Result<Event, Infallible>> {
+) -> impl Stream<Item = Arc<StoredEvent>> + Send {
     let cursor = Cursor {
         pending: subscription.backlog.into(),
         live: subscription.live,
         last_sent: None,
         shutdown,
-        _open: metrics.stream_opened(),
         metrics,
     };
     stream::unfold(cursor, |mut c| async move {
@@ -119,7 +136,7 @@ pub fn event_stream(
             }
             c.last_sent = Some(next.id);
             c.metrics.sent();
-            return Some((Ok(frame(&next)), c));
+            return Some((next, c));
         }
     })
     .boxed()

@@ -124,7 +124,19 @@ pub struct EventFrame {
 }
 
 /// Reads SSE frames until `n` events arrived, the stream ended, or 5 s passed.
-pub async fn read_events(mut body: Body, n: usize) -> Vec<EventFrame> {
+pub async fn read_events(body: Body, n: usize) -> Vec<EventFrame> {
+    read_tagged_events(body, n)
+        .await
+        .into_iter()
+        .map(|(id, data)| EventFrame {
+            id: id.parse().expect("numeric id"),
+            data,
+        })
+        .collect()
+}
+
+/// [`read_events`] with the `id:` as text (a multi-session stream's cursor): `(id, data)`.
+pub async fn read_tagged_events(mut body: Body, n: usize) -> Vec<(String, String)> {
     let mut text = String::new();
     let mut out = Vec::new();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
@@ -146,10 +158,7 @@ pub async fn read_events(mut body: Body, n: usize) -> Vec<EventFrame> {
             };
             if let (Some(id), Some(data)) = (field("id:"), field("data:")) {
                 assert_eq!(field("event:").as_deref(), Some(EVENT_NAME));
-                out.push(EventFrame {
-                    id: id.parse().expect("numeric id"),
-                    data,
-                });
+                out.push((id, data));
             }
         }
     }

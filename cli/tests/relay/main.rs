@@ -5,6 +5,7 @@
 
 mod examples;
 mod interface;
+mod multiplex;
 mod redis_store;
 mod robustness;
 mod support;

@@ -445,21 +445,49 @@ impl Sse {
         }
     }
 
-    /// The next frame within `within`; `None` on timeout or end of stream.
-    pub async fn next_frame(&mut self, within: Duration) -> Option<Frame> {
-        let deadline = tokio::time::Instant::now() + within;
+    /// The next block (up to a blank line) within `within`; `None` on timeout or end of stream.
+    async fn next_block(&mut self, deadline: tokio::time::Instant) -> Option<String> {
         loop {
             if let Some(end) = self.text.find("\n\n") {
-                let block: String = self.text.drain(..end + 2).collect();
-                if let Some(frame) = parse_frame(&block) {
-                    return Some(frame);
-                }
-                continue;
+                return Some(self.text.drain(..end + 2).collect());
             }
             match tokio::time::timeout_at(deadline, self.response.chunk()).await {
                 Ok(Ok(Some(bytes))) => self.text.push_str(&String::from_utf8_lossy(&bytes)),
                 _ => return None,
             }
+        }
+    }
+
+    /// The next frame within `within`; `None` on timeout or end of stream.
+    pub async fn next_frame(&mut self, within: Duration) -> Option<Frame> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            if let Some(frame) = parse_frame(&self.next_block(deadline).await?) {
+                return Some(frame);
+            }
+        }
+    }
+
+    /// The next event of a multi-session stream within `within` (comments skipped):
+    /// its `id:` (the cursor) and its `data:` as JSON; asserts its name and that
+    /// `"session"` is the data's first key.
+    pub async fn next_tagged_event(&mut self, within: Duration) -> Option<(String, Value)> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let block = self.next_block(deadline).await?;
+            let field = |name: &str| {
+                block
+                    .lines()
+                    .find_map(|l| l.strip_prefix(name))
+                    .map(|v| v.strip_prefix(' ').unwrap_or(v).to_string())
+            };
+            let (Some(id), Some(data)) = (field("id:"), field("data:")) else {
+                continue;
+            };
+            assert_eq!(field("event:").as_deref(), Some("response.status.updated"));
+            assert!(data.starts_with("{\"session\":\""), "{data}");
+            let json = serde_json::from_str(&data).unwrap_or_else(|e| panic!("{e}: {data}"));
+            return Some((id, json));
         }
     }
 
