@@ -103,7 +103,9 @@ export async function sseChecks(h, check) {
         await waitFor(page, "all live", allLive);
         await waitFor(page, "the other server's toolbar live", () => t.attr(lone, "ctxguard-connection", "data-state") === "live");
         const opened = server.requests.filter((r) => r.path === "/api/events").slice(before);
-        assert(opened.length >= 1 && opened.length <= 2, `shared streams opened: ${opened.length}`);
+        // One or two openings as a rule; a heavily loaded machine can spread the /context replies
+        // past the debounce window once more (seen at nice 19 on 2 busy cores), hence 3.
+        assert(opened.length >= 1 && opened.length <= 3, `shared streams opened: ${opened.length}`);
         assert(server.openShared() === 1 && other.openShared() === 1, `open: ${server.openShared()} + ${other.openShared()}`);
         // Each session with its own token and the id its /context gave.
         const last = opened[opened.length - 1];

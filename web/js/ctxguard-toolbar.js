@@ -97,8 +97,8 @@ class PreviewWorker {
 // from its members' last event id through the cursor `last_event_id=ID:N,…`. On an error the
 // shared stream is closed and every member told, so each resyncs and joins again on its own.
 const STATUS_EVENT = "response.status.updated";
-/** A group's changes within this long cause one reopening. */
-const REOPEN_MS = 50;
+/** A group's changes within this long of each other cause one reopening (toolbars mounting together join as their /context replies arrive). */
+const REOPEN_MS = 150;
 /** Sessions (the relay's bound) and query characters (the relay takes 8 KiB targets) per shared stream. */
 const MAX_SESSIONS = 100;
 const MAX_QUERY_CHARS = 7000;
