@@ -59,13 +59,13 @@ export async function toolbarChecks(h, check) {
     }),
   );
 
-  // Issue 24.5 asks for no task over 50 ms. Measured here: the render no longer stalls (the
-  // chip lays out 1 001 characters), and the history entry and the saved copy keep only that
-  // prefix, but the pushEvent task itself still takes about 0.35-0.45 s on a loaded 2-core
-  // machine (JSON.stringify of the event alone is ~45 ms; ctxguard-change and
-  // ctxguard-compaction each carry the 10 MB text as JSON, and the chip's title holds it).
-  // The bound below pins what is achieved; 50 ms is still open.
-  await check("issue 24.5: a 10 MB failure_reason is laid out cut, and costs no task over 2 s", () =>
+  // Issue 24.5 asks for no task over 50 ms. Measured here (2-core machine, 2026-12-04): the push
+  // task takes 55-95 ms (0.35-0.45 s before the long strings crossed on their own, 2.7 s at
+  // first). What is left, from a CPU profile of the task: TextEncoder.encodeInto of the 10 MB
+  // (13-15 ms), copying it into the module (~5 ms), three 10 MB comparisons against the
+  // remembered string (~10 ms), two copies into the event details' values (~10 ms), and the
+  // title attribute, GC and memory growth (~15 ms). The bound below pins what is achieved.
+  await check("issue 24.5: a 10 MB failure_reason is laid out cut, and costs no task over 250 ms", () =>
     h.with(async ({ page }) => {
       const out = await page.evaluate(
         async ([add, e]) => {
@@ -88,7 +88,7 @@ export async function toolbarChecks(h, check) {
       assert(out.r === "applied", out.r);
       assert(out.shown < 1_100 && out.title === 10 << 20 && out.kept === 10 << 20, JSON.stringify(out));
       console.log(`    10 MB failure_reason: long tasks ${JSON.stringify(out.long)} ms`);
-      assert(out.long.every((ms) => ms < 2_000), `long tasks (ms): ${out.long.join(", ")}`);
+      assert(out.long.every((ms) => ms < 250), `long tasks (ms): ${out.long.join(", ")}`);
     }),
   );
 

@@ -13,6 +13,36 @@ import init, { PreviewController, ToolbarController } from "./wasm/ctxguard_tool
 const TOOLBAR = "ctxguard-toolbar";
 const PREVIEW = "ctxguard-attachment-preview";
 
+/**
+ * Strings of an event from this many characters cross into the module as themselves, not
+ * inside its JSON text, so a 10 MB failure_reason is copied once, not five times (the Rust
+ * side, js_text.rs, hands the same string back in `title`, the events and `state`).
+ */
+const LONG_STRING = 4_096;
+/** Opens the placeholder of a string sent aside; a string that itself opens so is sent aside too. */
+const PLACEHOLDER = "\uF8FFctxguard-long:";
+
+/**
+ * `{text, long}`: the event's JSON text (as JSON.stringify makes it) with each long string
+ * replaced by PLACEHOLDER + its index in `long`; null when it has no JSON text (a cycle, a
+ * BigInt). Ill-formed strings (a lone surrogate) stay in the text, which refuses them.
+ */
+function eventParts(event) {
+  const long = [];
+  const aside = (_key, value) =>
+    typeof value === "string" &&
+    (value.length >= LONG_STRING || value.startsWith(PLACEHOLDER)) &&
+    value.isWellFormed?.() !== false
+      ? PLACEHOLDER + (long.push(value) - 1)
+      : value;
+  try {
+    const text = JSON.stringify(event, aside);
+    return typeof text === "string" ? { text, long } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A preview worker unused this long is closed (its memory goes back); the next preview starts one. */
 const IDLE_CLOSE_MS = 60_000;
 
@@ -206,7 +236,10 @@ function defineElements() {
 
     /** Applies one status event; returns "applied" | "stale" | "malformed" | "unknown". */
     pushEvent(event, id) {
-      return this.#controller.pushEvent(event, id);
+      const parts = event !== null && typeof event === "object" ? eventParts(event) : null;
+      if (parts === null) return this.#controller.pushEvent(event, id);
+      if (parts.long.length === 0) return this.#controller.pushEvent(parts.text, id);
+      return this.#controller.pushEventParts(parts.text, parts.long, id);
     }
 
     /** The turn ended ("done" | "error" | "cancelled" | omitted): a running compaction shows as interrupted. */

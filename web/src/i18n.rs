@@ -9,6 +9,7 @@ use crate::connection::{Connection, OfflineReason};
 use crate::text_bound::shown;
 use crate::turn_end::TurnEnd;
 use crate::view::{CompactionView, Source};
+use std::borrow::Cow;
 
 /// A UI language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -272,8 +273,12 @@ impl Text {
     }
 
     /// Tooltip of the compaction chip.
-    pub fn compaction_title(&self, view: &CompactionView) -> String {
-        match (self.0, view) {
+    pub fn compaction_title<'a>(&self, view: &'a CompactionView) -> Cow<'a, str> {
+        // A fallback's reason is borrowed: it may be megabytes.
+        if let CompactionView::Fallback { reason } = view {
+            return Cow::Borrowed(reason.as_str());
+        }
+        Cow::Owned(match (self.0, view) {
             (
                 Lang::En,
                 CompactionView::Compacting {
@@ -298,7 +303,6 @@ impl Text {
                 group_thousands(*before_tokens),
                 group_thousands(*target_tokens)
             ),
-            (_, CompactionView::Fallback { reason }) => reason.clone(),
             (Lang::En, CompactionView::Stalled { elapsed_secs, .. }) => format!(
                 "Compacting for {}; no event since, the server may have stopped",
                 format_elapsed(Lang::En, *elapsed_secs)
@@ -308,7 +312,7 @@ impl Text {
                 format_elapsed(Lang::ZhCn, *elapsed_secs)
             ),
             (_, other) => self.compaction(other),
-        }
+        })
     }
 
     /// The connection chip's label.
@@ -544,7 +548,7 @@ mod tests {
         };
         assert_eq!(en.compaction(&fell), "Compaction fell back: <b>boom</b>");
         let long = CompactionView::Fallback {
-            reason: "x".repeat(10_000_000),
+            reason: "x".repeat(10_000_000).as_str().into(),
         };
         let (_, detail) = en.compaction_parts(&long);
         assert_eq!(

@@ -14,7 +14,7 @@
 //! (`ctxguard_core::attachment::preview_files`).
 //!
 //! On wasm32 the browser side sits on top (feature `components`): `live` (a
-//! session's state, saved and observed), `sse` (the stream hook), `storage`,
+//! session's state, saved and observed), `js_text` (long strings across the boundary), `sse` (the stream hook), `storage`,
 //! `previewer`, the Leptos views in `components`, and, with the default
 //! feature `elements`, the custom elements' controllers that the package
 //! `pkg/toolbar/` (npm `ctxguard-toolbar`) wraps. The preview's parsers and
@@ -63,6 +63,7 @@ pub mod forecast;
 pub mod history;
 pub mod i18n;
 pub mod ids;
+pub mod json;
 pub mod outcome;
 pub mod public_state;
 pub mod run_clock;
@@ -76,6 +77,8 @@ pub mod view;
 pub mod components;
 #[cfg(all(target_arch = "wasm32", feature = "elements"))]
 pub mod elements;
+#[cfg(all(target_arch = "wasm32", feature = "components"))]
+pub mod js_text;
 #[cfg(all(target_arch = "wasm32", feature = "components"))]
 pub mod live;
 #[cfg(all(target_arch = "wasm32", feature = "components"))]

@@ -99,7 +99,7 @@ impl Previewer for WorkerPreviewer {
         progress: Progress,
     ) -> Running {
         let array: js_sys::Array = files.iter().collect();
-        let request = serde_json::to_string(request).unwrap_or_default();
+        let request = crate::json::to_text(request);
         let on_progress =
             Closure::<dyn Fn(f64, f64, f64)>::new(move |i: f64, done: f64, total: f64| {
                 progress(i.max(0.0) as usize, done, total);

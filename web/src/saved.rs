@@ -74,12 +74,12 @@ pub fn encode(session: &str, toolbar: &SavedToolbar, saved_at_ms: f64) -> String
         saved_at_ms,
         toolbar: toolbar.clone(),
     };
-    serde_json::to_string(&record).unwrap_or_default()
+    crate::json::to_text(&record)
 }
 
 /// What was saved for `session`, if `text` is a readable record of this version and session.
 pub fn decode(session: &str, text: &str) -> Option<SavedToolbar> {
-    let record: SavedRecord = serde_json::from_str(text).ok()?;
+    let record: SavedRecord = crate::json::from_text(text)?;
     (record.version == SAVED_STATE_VERSION
         && record.session == session
         && record.toolbar.state.validate().is_ok())

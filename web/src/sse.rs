@@ -277,8 +277,7 @@ async fn fetch_context(url: &str) -> Result<ContextReply, ()> {
         .map_err(|_| ())?
         .as_string()
         .ok_or(())?;
-    ContextState::parse(&text)
-        .ok()
+    crate::json::context_state(&text)
         .map(|s| ContextReply::Snapshot(Box::new(s)))
         .ok_or(())
 }

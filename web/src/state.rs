@@ -36,12 +36,13 @@ use crate::ids::{EventCursor, IdVerdict};
 use crate::run_clock::{elapsed_secs, offset_from_start, run_start_ms, RunAnchor};
 use crate::saved::{self, SavedToolbar};
 use crate::turn_end::{Interruption, TurnEnd};
-use crate::view::{CompactionView, MetricsView, ToolbarView};
+use crate::view::{CompactionView, FailureReason, MetricsView, ToolbarView};
 use ctxguard_core::metrics::ContextMetricsSnapshot;
 use ctxguard_core::protocol::{
     CompactionStatus, ContextCompaction, ContextState, Phase, ReceiveError, ReceivedPhase,
     ReceivedStatus, EVENT_NAME,
 };
+use std::sync::Arc;
 
 pub use crate::connection::{Connection, OfflineReason, OFFLINE_AFTER_FAILURES};
 pub use crate::outcome::{EventOutcome, IgnoredEvents, Refusal};
@@ -52,7 +53,9 @@ pub struct Toolbar {
     cursor: EventCursor,
     phase: Option<ReceivedPhase>,
     metrics: Option<ContextMetricsSnapshot>,
-    compaction: Option<ContextCompaction>,
+    /// Shared, not copied, between the states before and after each change and with the
+    /// chip's view: a record may carry megabytes (a `failure_reason`).
+    compaction: Option<Arc<ContextCompaction>>,
     /// Local start of the running compaction.
     run: Option<RunAnchor>,
     /// Local time of the running compaction's latest event.
@@ -146,7 +149,7 @@ impl Toolbar {
                 t.run = None;
             }
         }
-        t.compaction = state.context_compaction;
+        t.compaction = state.context_compaction.map(Arc::new);
         t.restored = true;
         t
     }
@@ -194,7 +197,7 @@ impl Toolbar {
         self.cursor.reset_to(snapshot.event_id);
         self.phase = snapshot.phase.map(ReceivedPhase::Known);
         self.metrics = snapshot.context_metrics;
-        self.compaction = snapshot.context_compaction;
+        self.compaction = snapshot.context_compaction.map(Arc::new);
         if snapshot.model.is_some() {
             self.model = snapshot.model;
         }
@@ -254,6 +257,18 @@ impl Toolbar {
     /// copied into a `serde_json::Value`).
     pub fn apply_host_text(&mut self, id: Option<u64>, text: &str, now_ms: f64) -> EventOutcome {
         self.apply_host_received(id, ReceivedStatus::from_text(text), now_ms)
+    }
+
+    /// [`Toolbar::apply_host_event`] for a payload read as a JSON value, taken apart rather
+    /// than copied; `again` gives it once more should an error message need it.
+    pub fn apply_host_value(
+        &mut self,
+        id: Option<u64>,
+        payload: serde_json::Value,
+        again: impl FnOnce() -> serde_json::Value,
+        now_ms: f64,
+    ) -> EventOutcome {
+        self.apply_host_received(id, ReceivedStatus::from_value(payload, again), now_ms)
     }
 
     fn apply_host_received(
@@ -340,7 +355,7 @@ impl Toolbar {
         self.phase = Some(event.phase);
         self.metrics = Some(event.context_metrics);
         if event.context_compaction.is_some() {
-            self.compaction = event.context_compaction;
+            self.compaction = event.context_compaction.map(Arc::new);
         }
         self.restored = false;
     }
@@ -382,7 +397,7 @@ impl Toolbar {
     /// The turn ended (`reason`: how, when the host said): a compaction still running
     /// ends as interrupted, out of the history. `true` when one was.
     pub fn turn_ended(&mut self, reason: Option<TurnEnd>) -> bool {
-        let Some(c) = self.compaction.as_ref().filter(|_| self.is_compacting()) else {
+        let Some(c) = self.compaction().filter(|_| self.is_compacting()) else {
             return false;
         };
         self.interrupted = Some(Interruption {
@@ -474,7 +489,7 @@ impl Toolbar {
 
     /// Whether a compaction is running.
     pub fn is_compacting(&self) -> bool {
-        self.is_compacting_record(self.compaction.as_ref())
+        self.is_compacting_record(self.compaction())
     }
 
     /// Id of the latest applied event; the stream resumes after it.
@@ -505,8 +520,7 @@ impl Toolbar {
     /// The compaction a turn's end interrupted, while it is the one shown.
     pub fn interrupted(&self) -> Option<&Interruption> {
         self.interrupted.as_ref().filter(|i| {
-            self.compaction
-                .as_ref()
+            self.compaction()
                 .is_some_and(|c| c.status.is_compacting() && c.created_at == i.created_at)
         })
     }
@@ -518,7 +532,7 @@ impl Toolbar {
 
     /// The latest compaction record.
     pub fn compaction(&self) -> Option<&ContextCompaction> {
-        self.compaction.as_ref()
+        self.compaction.as_deref()
     }
 
     /// The compaction history.
@@ -539,7 +553,7 @@ impl Toolbar {
                 event_id,
                 phase: self.phase.as_ref().and_then(ReceivedPhase::known),
                 context_metrics: Some(self.metrics.clone()?),
-                context_compaction: self.compaction.as_ref().map(saved::bounded_compaction),
+                context_compaction: self.compaction().map(saved::bounded_compaction),
                 model: self.model.clone(),
                 attachment_limit: self.attachment_limit,
             },
@@ -619,7 +633,7 @@ impl Toolbar {
                 saved_tokens: c.tokens_saved(),
             },
             CompactionStatus::Fallback => CompactionView::Fallback {
-                reason: c.failure_reason.clone().unwrap_or_default(),
+                reason: FailureReason::of(Arc::clone(c)),
             },
         }
     }

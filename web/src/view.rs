@@ -7,7 +7,8 @@ use crate::forecast::Forecast;
 use crate::outcome::IgnoredEvents;
 use crate::turn_end::TurnEnd;
 use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
-use ctxguard_core::protocol::ReceivedPhase;
+use ctxguard_core::protocol::{ContextCompaction, ReceivedPhase};
+use std::sync::Arc;
 
 /// Everything the toolbar renders.
 #[derive(Debug, Clone, PartialEq)]
@@ -195,7 +196,7 @@ pub enum CompactionView {
     /// The latest compaction fell back.
     Fallback {
         /// The failure reason as sent (may be empty).
-        reason: String,
+        reason: FailureReason,
     },
     /// The turn ended while the compaction was running.
     Interrupted {
@@ -230,5 +231,50 @@ impl CompactionView {
             self,
             CompactionView::Compacting { .. } | CompactionView::Stalled { .. }
         )
+    }
+}
+
+/// A fallback's failure reason as sent, shared with the record it is part of, not copied: it
+/// may be megabytes, and the view is rebuilt every second.
+#[derive(Debug, Clone)]
+pub struct FailureReason(Arc<ContextCompaction>);
+
+impl FailureReason {
+    /// The reason of `record` (empty when it has none).
+    pub fn of(record: Arc<ContextCompaction>) -> Self {
+        FailureReason(record)
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        self.0.failure_reason.as_deref().unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for FailureReason {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// Equal when the texts are (the same record's at once).
+impl PartialEq for FailureReason {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for FailureReason {}
+
+/// A reason in a record of its own, for tests.
+#[cfg(test)]
+impl From<&str> for FailureReason {
+    fn from(reason: &str) -> Self {
+        let mut event = crate::testing::compaction_event("fallback", serde_json::json!({}));
+        event["context_compaction"]["failure_reason"] = reason.into();
+        let record = serde_json::from_value(event["context_compaction"].take()).expect("a record");
+        FailureReason::of(Arc::new(record))
     }
 }

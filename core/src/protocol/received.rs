@@ -72,7 +72,10 @@ impl ReceivedStatus {
     /// a key named twice in one object refuses it, as everywhere ([`UniqueKeys`]).
     pub fn from_text(data: &str) -> Result<Self, ReceiveError> {
         match serde_json::from_str::<UniqueKeys>(data) {
-            Ok(UniqueKeys(value)) => Self::from_payload(&value),
+            // Taken apart, not copied; parsed again only to explain an error.
+            Ok(UniqueKeys(value)) => Self::from_value(value, || {
+                serde_json::from_str::<UniqueKeys>(data).map_or(Value::Null, |v| v.0)
+            }),
             // A repeated key is a data error of valid JSON; anything else is not JSON.
             Err(e) if e.is_data() => Err(EventError::new(None, e.to_string()).into()),
             Err(e) => Err(EventError::new(None, format!("not JSON: {e}")).into()),
@@ -84,6 +87,16 @@ impl ReceivedStatus {
         match Wire::deserialize(payload) {
             Ok(wire) => wire.into_received(),
             Err(error) => Err(explain(payload, &error.to_string())),
+        }
+    }
+
+    /// [`ReceivedStatus::from_payload`] for a value it may take apart, so that no string is
+    /// copied (an event may carry megabytes in one); `again` gives the value once more for
+    /// the error message when a field is missing or mistyped.
+    pub fn from_value(payload: Value, again: impl FnOnce() -> Value) -> Result<Self, ReceiveError> {
+        match Wire::deserialize(payload) {
+            Ok(wire) => wire.into_received(),
+            Err(error) => Err(explain(&again(), &error.to_string())),
         }
     }
 
@@ -357,6 +370,8 @@ mod tests {
             assert_eq!(received.to_event(), Some(strict.clone()), "{v}");
             let text = ReceivedStatus::from_text(&v.to_string()).expect("valid");
             assert_eq!(text, received);
+            let taken = ReceivedStatus::from_value(v.clone(), || unreachable!()).expect("valid");
+            assert_eq!(taken, received);
         }
     }
 
@@ -443,6 +458,7 @@ mod tests {
             for result in [
                 ReceivedStatus::from_payload(&v),
                 ReceivedStatus::from_text(&v.to_string()),
+                ReceivedStatus::from_value(v.clone(), || v.clone()),
             ] {
                 match result {
                     Err(ReceiveError::Invalid(e)) => {

@@ -164,7 +164,7 @@ impl Run {
                     assert_eq!(*saved_tokens, c.after_tokens.map(|a| (c.before_tokens - a).max(0)));
                 }
                 (CompactionStatus::Fallback, CompactionView::Fallback { reason }) => {
-                    assert_eq!(reason, c.failure_reason.as_deref().unwrap_or_default());
+                    assert_eq!(reason.as_str(), c.failure_reason.as_deref().unwrap_or_default());
                 }
                 (status, shown) => panic!("the last applied compaction is {status:?}, the toolbar shows {shown:?}"),
             },

@@ -8,6 +8,7 @@
 
 use super::{Breakdown, HistoryList, UsageBar};
 use crate::i18n::{Lang, Text};
+use crate::js_text;
 use crate::state::Toolbar;
 use crate::view::{CompactionView, ToolbarView};
 use leptos::ev::KeyboardEvent;
@@ -29,6 +30,15 @@ pub fn StatusToolbar(
     let text = Text(lang);
 
     let running = Memo::new(move |_| compaction.with(CompactionView::is_running));
+    // The chip's title may be megabytes (a failure reason): it is set through js_text, which
+    // hands back the string the page sent instead of copying the text once more.
+    let compaction_chip: NodeRef<leptos::html::Span> = NodeRef::new();
+    Effect::new(move |_| {
+        let title = compaction.with(|c| js_text::to_js(&Text(lang).compaction_title(c)));
+        if let Some(chip) = compaction_chip.get() {
+            let _ = js_sys::Reflect::set(&chip, &"title".into(), &title);
+        }
+    });
     let exceeded = move || metrics.with(|m| m.as_ref().is_some_and(|m| m.exceeded));
     let remaining = move || match exceeded() {
         true => Text(lang).exceeded().to_string(),
@@ -164,7 +174,7 @@ pub fn StatusToolbar(
                     data-testid="ctxguard-compaction"
                     data-state=compaction_state
                     data-short=move || compaction.with(|c| Text(lang).compaction_short(c))
-                    title=move || compaction.with(|c| Text(lang).compaction_title(c))
+                    node_ref=compaction_chip
                     aria-live="polite"
                 >
                     {move || {

@@ -13,12 +13,13 @@ use crate::components::{use_now_ms, StatusToolbar};
 use crate::config::{FeedSource, ToolbarConfig};
 use crate::connection::Connection;
 use crate::ids::{id_from_f64, id_from_str};
+use crate::js_text;
 use crate::live::LiveToolbar;
 use crate::public_state::{compaction_key, PublicState};
 use crate::sse::use_status_stream;
 use crate::state::{EventOutcome, Toolbar};
 use crate::turn_end::TurnEnd;
-use ctxguard_core::protocol::ContextState;
+use ctxguard_core::protocol::UniqueKeys;
 use leptos::prelude::*;
 use std::any::Any;
 use std::cell::RefCell;
@@ -43,7 +44,7 @@ struct Inner {
     live: RefCell<Option<LiveToolbar>>,
     feed: RefCell<Option<Owner>>,
     view: RefCell<Option<Box<dyn Any>>>,
-    last_state: RefCell<String>,
+    last_state: RefCell<serde_json::Value>,
 }
 
 #[wasm_bindgen]
@@ -61,7 +62,7 @@ impl ToolbarController {
                 live: RefCell::new(None),
                 feed: RefCell::new(None),
                 view: RefCell::new(None),
-                last_state: RefCell::new(String::new()),
+                last_state: RefCell::new(serde_json::Value::Null),
             }),
         })
     }
@@ -89,6 +90,39 @@ impl ToolbarController {
     /// shape), numbered `id` or, without one, one past the last applied.
     #[wasm_bindgen(js_name = pushEvent)]
     pub fn push_event(&self, event: JsValue, id: JsValue) -> String {
+        let text = dom::json_text(&event);
+        self.apply_pushed(id, |t, id, now| match text {
+            Some(text) => t.apply_host_text(id, &text, now),
+            None => t.reject_malformed(None, "the event is neither an object nor JSON text"),
+        })
+    }
+
+    /// [`ToolbarController::push_event`] for an event the element's JavaScript made JSON
+    /// text of with its long strings sent aside in `long` (see [`js_text`]): each crosses
+    /// once, and the events and `state` that carry it hand the same string back.
+    #[wasm_bindgen(js_name = pushEventParts)]
+    pub fn push_event_parts(&self, text: String, long: js_sys::Array, id: JsValue) -> String {
+        let read = || {
+            let UniqueKeys(mut value) = serde_json::from_str(&text).ok()?;
+            Some(js_text::fill_placeholders(&mut value, &long).map(|()| value))
+        };
+        self.apply_pushed(id, |t, id, now| match read() {
+            Some(Ok(value)) => {
+                let again = || read().and_then(Result::ok).unwrap_or_default();
+                t.apply_host_value(id, value, again, now)
+            }
+            Some(Err(js_text::BadPlaceholder(reason))) => t.reject_malformed(None, &reason),
+            // Not JSON, or a repeated key: the text path says which.
+            None => t.apply_host_text(id, &text, now),
+        })
+    }
+
+    /// Reads `id` and applies the event with `apply`, or counts it malformed for its id.
+    fn apply_pushed(
+        &self,
+        id: JsValue,
+        apply: impl FnOnce(&mut Toolbar, Option<u64>, f64) -> EventOutcome,
+    ) -> String {
         let live = self.inner.live();
         let id = if id.is_undefined() || id.is_null() {
             Ok(None)
@@ -99,16 +133,10 @@ impl ToolbarController {
         } else {
             Err(())
         };
-        let text = dom::json_text(&event);
-        let outcome = match (id, text) {
-            (Ok(id), Some(text)) => {
-                live.update(|t| t.apply_host_text(id, &text, js_sys::Date::now()))
-            }
-            (Err(()), _) => live.update(|t| {
+        let outcome = match id {
+            Ok(id) => live.update(|t| apply(t, id, js_sys::Date::now())),
+            Err(()) => live.update(|t| {
                 t.reject_malformed(Some("id"), "the id is not an integer from 0 to 2^53 - 1")
-            }),
-            (_, None) => live.update(|t| {
-                t.reject_malformed(None, "the event is neither an object nor JSON text")
             }),
         };
         outcome.as_str().to_string()
@@ -161,7 +189,7 @@ impl ToolbarController {
     #[wasm_bindgen(js_name = applyContext)]
     pub fn apply_context(&self, state: JsValue) -> String {
         let live = self.inner.live();
-        match dom::json_text(&state).and_then(|text| ContextState::parse(&text).ok()) {
+        match dom::json_text(&state).and_then(|text| crate::json::context_state(&text)) {
             Some(snapshot) => {
                 live.update(|t| t.apply_context(snapshot, js_sys::Date::now()));
                 EventOutcome::Applied.as_str().to_string()
@@ -182,10 +210,8 @@ impl ToolbarController {
     pub fn state(&self) -> JsValue {
         let live = self.inner.live();
         let session = live.session();
-        let json = live
-            .state()
-            .with_untracked(|t| PublicState::of(&session, t).to_json());
-        dom::json_value(&json)
+        live.state()
+            .with_untracked(|t| js_text::serialize_to_js(&PublicState::of(&session, t)))
     }
 }
 
@@ -244,17 +270,16 @@ impl Inner {
         };
         let key = compaction_key(after);
         if key.is_some() && key != compaction_key(before) {
-            let compaction = serde_json::to_string(&after.compaction()).unwrap_or_default();
-            dom::dispatch(
-                &self.host,
-                "ctxguard-compaction",
-                &dom::json_value(&compaction),
-            );
+            let compaction = js_text::serialize_to_js(&after.compaction());
+            dom::dispatch(&self.host, "ctxguard-compaction", &compaction);
         }
         if after.ignored() != before.ignored() {
             if let Some(refusal) = after.last_refusal() {
-                let detail = serde_json::to_string(refusal).unwrap_or_default();
-                dom::dispatch(&self.host, "ctxguard-ignored", &dom::json_value(&detail));
+                dom::dispatch(
+                    &self.host,
+                    "ctxguard-ignored",
+                    &js_text::serialize_to_js(refusal),
+                );
             }
         }
         if PublicState::differs(before, after) {
@@ -263,17 +288,17 @@ impl Inner {
     }
 
     fn report_change(&self, session: &str, after: &Toolbar) {
-        let json = PublicState::of(session, after).to_json();
+        let state = serde_json::to_value(PublicState::of(session, after)).unwrap_or_default();
         let changed = {
             let mut last = self.last_state.borrow_mut();
-            let changed = *last != json;
+            let changed = !js_text::same_value(&last, &state);
             if changed {
-                last.clone_from(&json);
+                last.clone_from(&state);
             }
             changed
         };
         if changed {
-            dom::dispatch(&self.host, "ctxguard-change", &dom::json_value(&json));
+            dom::dispatch(&self.host, "ctxguard-change", &js_text::value_to_js(&state));
         }
     }
 

@@ -1,0 +1,47 @@
+//! JSON text to and from Rust values, always through a [`serde_json::Value`]:
+//! the WebAssembly module then carries one serializer's and one
+//! deserializer's code for every type (the `Value` ones, which the events and
+//! `state` need anyway, see `js_text`), not one per kind of reader and writer.
+//! Every record read or written this way is small (the saved state, a
+//! `/context` body, a preview request).
+
+use ctxguard_core::protocol::ContextState;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+/// The JSON text of `value` (`null` when it has none).
+pub fn to_text<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_value(value).unwrap_or_default().to_string()
+}
+
+/// `text` read as a `T`, `None` when it is not JSON or not a `T`.
+pub fn from_text<T: DeserializeOwned>(text: &str) -> Option<T> {
+    serde_json::from_value(serde_json::from_str::<Value>(text).ok()?).ok()
+}
+
+/// A `/context` body, read and checked as `ContextState::parse` does.
+pub fn context_state(text: &str) -> Option<ContextState> {
+    from_text::<ContextState>(text).filter(|s| s.validate().is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_bodies_read_as_core_reads_them() {
+        let good = r#"{"event_id":3,"phase":"final","context_metrics":null,"extra":1}"#;
+        let bad_time = r#"{"event_id":3,"phase":null,"context_metrics":null,"context_compaction":{"type":"summary_compact","status":"completed","before_tokens":1,"trigger_limit":1,"target_limit":1,"used_legacy_fallback":false,"created_at":"yesterday"}}"#;
+        for text in [good, bad_time, "[]", "{", r#"{"error":"unknown session"}"#] {
+            assert_eq!(
+                context_state(text),
+                ContextState::parse(text).ok(),
+                "{text}"
+            );
+        }
+        assert!(context_state(good).is_some());
+        assert_eq!(to_text(&Some(1)), "1");
+        assert_eq!(from_text::<Vec<u8>>("[1,2]"), Some(vec![1, 2]));
+    }
+}
