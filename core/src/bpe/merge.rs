@@ -245,12 +245,21 @@ impl std::fmt::Debug for Part {
 
 /// A tournament tree over the parts' merge candidates: leaf `i` holds
 /// `rank << 32 | i` for the pair that starts at part `i` (or `EMPTY`), every
-/// inner node the smaller of its children, so the root is the lowest rank,
-/// leftmost on ties — tiktoken's choice — and a change costs one path to the root.
+/// inner node the smallest of its four children, so the root is the lowest
+/// rank, leftmost on ties — tiktoken's choice — and a change costs one path to
+/// the root. Four children rather than two: half the levels to walk, for
+/// three comparisons of neighbouring words at each (issue 25).
+///
+/// Node `s` is `nodes[s]`, level by level from the root, node 3: the children
+/// of node `s` are the four nodes from `4(s - 2)` on, so the parent of node
+/// `s` is `s / 4 + 2` and siblings start at multiples of 4. Level `d` starts
+/// at node `(4^d + 8) / 3`. The vector ends after the group of the last
+/// leaf, so `n` leaves take fewer than `7n / 3 + 6` keys (the binary tree of
+/// whole levels it replaced took up to `4n`).
 #[derive(Debug, Default)]
 struct MinTree {
-    /// Number of leaves (a power of two); node `k` has children `2k` and `2k + 1`.
-    leaves: usize,
+    /// The node of leaf 0.
+    first_leaf: usize,
     nodes: Vec<u64>,
 }
 
@@ -259,40 +268,73 @@ const EMPTY: u64 = u64::MAX;
 impl MinTree {
     /// A tree of `n` leaves set from `key(i)`.
     fn build(&mut self, n: usize, key: impl Fn(usize) -> u64) -> Result<(), OutOfMemory> {
-        self.leaves = n.next_power_of_two().max(2);
-        if self.nodes.len() != 2 * self.leaves {
+        let mut width = 4;
+        while width < n {
+            width *= 4;
+        }
+        self.first_leaf = (width + 8) / 3;
+        // The inner nodes whose children would lie past the vector have no
+        // leaf below them: never written, they stay EMPTY from here on.
+        let len = self.first_leaf + n.div_ceil(4).max(1) * 4;
+        if self.nodes.len() != len {
             self.nodes.clear();
-            OutOfMemory::reserve(&mut self.nodes, 2 * self.leaves)?;
-            self.nodes.resize(2 * self.leaves, EMPTY);
+            OutOfMemory::reserve(&mut self.nodes, len)?;
+            self.nodes.resize(len, EMPTY);
         }
-        let leaves = &mut self.nodes[self.leaves..];
-        for (i, leaf) in leaves.iter_mut().enumerate() {
-            *leaf = if i < n { key(i) } else { EMPTY };
+        let (used, unused) = self.nodes[self.first_leaf..].split_at_mut(n);
+        for (i, leaf) in used.iter_mut().enumerate() {
+            *leaf = key(i);
         }
-        for k in (1..self.leaves).rev() {
-            self.nodes[k] = self.nodes[2 * k].min(self.nodes[2 * k + 1]);
+        unused.fill(EMPTY);
+        // Children come after their parent: fill the parents from the last group back.
+        for g in (4..len).step_by(4).rev() {
+            self.nodes[g / 4 + 2] = min4(&self.nodes[g..g + 4]);
         }
         Ok(())
     }
 
     #[inline]
     fn min(&self) -> u64 {
-        self.nodes[1]
+        self.nodes[3]
     }
 
     /// Sets leaf `i` and the minima above it (stopping where they do not change).
     #[inline]
     fn set(&mut self, i: usize, key: u64) {
-        let mut k = self.leaves + i;
-        self.nodes[k] = key;
-        while k > 1 {
-            let m = self.nodes[k].min(self.nodes[k ^ 1]);
-            k >>= 1;
-            if self.nodes[k] == m {
+        let mut s = self.first_leaf + i;
+        self.nodes[s] = key;
+        while s > 3 {
+            let g = s & !3;
+            let m = min4(&self.nodes[g..g + 4]);
+            s = s / 4 + 2;
+            if self.nodes[s] == m {
                 break;
             }
-            self.nodes[k] = m;
+            self.nodes[s] = m;
         }
+    }
+
+    /// Sets leaf `i` and every minimum above it, without looking for where
+    /// they stop changing: for the leaf of the root's key, whose whole path changes.
+    #[inline]
+    fn set_path(&mut self, i: usize, key: u64) {
+        let mut s = self.first_leaf + i;
+        self.nodes[s] = key;
+        while s > 3 {
+            let g = s & !3;
+            let m = min4(&self.nodes[g..g + 4]);
+            s = s / 4 + 2;
+            self.nodes[s] = m;
+        }
+    }
+}
+
+/// The smallest of four siblings.
+#[inline]
+fn min4(siblings: &[u64]) -> u64 {
+    match *siblings {
+        [a, b, c, d] => a.min(b).min(c.min(d)),
+        _ => EMPTY,
     }
 }
 
@@ -353,8 +395,9 @@ fn tree_merge(
             parts[k as usize].prev = i as u32;
         }
         tree.set(j, EMPTY);
+        // Every node above i held its key, the smallest.
         let here = pair_at(parts, i);
-        tree.set(i, here);
+        tree.set_path(i, here);
         let p = parts[i].prev;
         if p != NONE {
             let before = pair_at(parts, p as usize);
@@ -370,4 +413,84 @@ fn tree_merge(
         i = parts[i].next as usize;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// `unit` cycled to exactly `len` bytes (padded with `x`, which keeps it one o200k piece).
+    fn sized(unit: &str, len: usize) -> String {
+        let mut s = String::with_capacity(len + 4);
+        for c in unit.chars().cycle() {
+            if s.len() + c.len_utf8() > len {
+                break;
+            }
+            s.push(c);
+        }
+        while s.len() < len {
+            s.push('x');
+        }
+        s
+    }
+
+    /// Issue 25: the four-way tree's levels end at 4, 16, 64, 256, 1024, 4096
+    /// and 16384 leaves; pieces on both sides of each edge (and past the
+    /// window of `window.rs`, merged whole by `merge` and window by window by
+    /// the encoder) give tiktoken's tokens, through the tree itself (even
+    /// below [`SMALL`]), through `merge`, and through the encoder.
+    #[test]
+    fn the_tree_merges_as_tiktoken_at_every_level_edge() {
+        let encoder = crate::bpe::o200k_base();
+        let vocab = &encoder.vocab;
+        let oracle = tiktoken_rs::o200k_base_singleton();
+        let mut seed = 25u64;
+        let mut text = |alphabet: &[char], n: usize| -> String {
+            (0..n)
+                .map(|_| alphabet[(xorshift(&mut seed) % alphabet.len() as u64) as usize])
+                .collect()
+        };
+        let lower: Vec<char> = ('a'..='z').collect();
+        let cjk: Vec<char> = ('\u{4e00}'..='\u{9fff}').collect();
+        let cyrillic: Vec<char> = ('а'..='я').collect();
+        // Each is one piece under o200k's pre-tokenizer, whatever its length.
+        let units = [
+            ("letters", text(&lower, 17_000)),
+            ("cjk", text(&cjk, 6_000)),
+            ("cyrillic", text(&cyrillic, 9_000)),
+            ("one letter", "a".into()),
+            ("two letters", "ab".into()),
+        ];
+        let edges = [4usize, 16, 32, 64, 256, 1024, 4096, 4096 + 128, 16_384];
+        let mut sizes: Vec<usize> = (1..=5).collect();
+        for edge in edges {
+            sizes.extend(edge - 1..=edge + 1);
+        }
+        sizes.dedup();
+        let mut scratch = Scratch::default();
+        for (name, unit) in &units {
+            for &len in &sizes {
+                let piece = sized(unit, len);
+                let want = oracle.encode_ordinary(&piece);
+                let mut tree = Vec::new();
+                tree_merge(vocab, piece.as_bytes(), &mut tree, &mut scratch).expect("fits");
+                assert_eq!(tree, want, "{name}, {len} bytes: the tree");
+                let mut merged = Vec::new();
+                merge(vocab, piece.as_bytes(), &mut merged, &mut scratch).expect("fits");
+                assert_eq!(merged, want, "{name}, {len} bytes: merge");
+                assert_eq!(
+                    encoder.encode_ordinary(&piece),
+                    want,
+                    "{name}, {len} bytes: the encoder"
+                );
+            }
+        }
+    }
 }
