@@ -138,7 +138,8 @@ impl Previewer for WorkerPreviewer {
             let json = reply
                 .as_string()
                 .ok_or("the preview worker answered with no text")?;
-            let report = serde_json::from_str(&json).map_err(|e| format!("preview report: {e}"))?;
+            let report = crate::json::from_text(&json)
+                .ok_or("the preview worker answered with no readable report")?;
             Ok(Some(Report {
                 report,
                 json: json.into(),

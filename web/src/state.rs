@@ -535,6 +535,11 @@ impl Toolbar {
         self.compaction.as_deref()
     }
 
+    /// The latest compaction record as shared (one record is one `Arc`, however often copied).
+    pub fn compaction_shared(&self) -> Option<&Arc<ContextCompaction>> {
+        self.compaction.as_ref()
+    }
+
     /// The compaction history.
     pub fn history(&self) -> &CompactionHistory {
         &self.history

@@ -245,6 +245,11 @@ impl FailureReason {
         FailureReason(record)
     }
 
+    /// The record it is part of.
+    pub fn record(&self) -> &Arc<ContextCompaction> {
+        &self.0
+    }
+
     /// The text.
     pub fn as_str(&self) -> &str {
         self.0.failure_reason.as_deref().unwrap_or_default()

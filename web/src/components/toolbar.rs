@@ -34,7 +34,10 @@ pub fn StatusToolbar(
     // hands back the string the page sent instead of copying the text once more.
     let compaction_chip: NodeRef<leptos::html::Span> = NodeRef::new();
     Effect::new(move |_| {
-        let title = compaction.with(|c| js_text::to_js(&Text(lang).compaction_title(c)));
+        let title = compaction.with(|c| match c {
+            CompactionView::Fallback { reason } => js_text::reason_to_js(reason.record()),
+            other => Text(lang).compaction_title(other).as_ref().into(),
+        });
         if let Some(chip) = compaction_chip.get() {
             let _ = js_sys::Reflect::set(&chip, &"title".into(), &title);
         }

@@ -108,7 +108,7 @@ impl PreviewController {
     #[wasm_bindgen(js_name = setLinkedBudget)]
     pub fn set_linked_budget(&self, budget: JsValue) {
         let linked = dom::json_text(&budget)
-            .and_then(|text| serde_json::from_str::<AttachmentBudget>(&text).ok());
+            .and_then(|text| crate::json::from_text::<AttachmentBudget>(&text));
         if self.inner.linked.get_untracked() != linked {
             self.inner.linked.set(linked);
         }

@@ -19,11 +19,12 @@ use crate::public_state::{compaction_key, PublicState};
 use crate::sse::use_status_stream;
 use crate::state::{EventOutcome, Toolbar};
 use crate::turn_end::TurnEnd;
-use ctxguard_core::protocol::UniqueKeys;
+use ctxguard_core::protocol::{ContextCompaction, UniqueKeys};
 use leptos::prelude::*;
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlElement, ShadowRoot};
 
@@ -44,7 +45,7 @@ struct Inner {
     live: RefCell<Option<LiveToolbar>>,
     feed: RefCell<Option<Owner>>,
     view: RefCell<Option<Box<dyn Any>>>,
-    last_state: RefCell<serde_json::Value>,
+    last_state: RefCell<SharedState>,
 }
 
 #[wasm_bindgen]
@@ -62,7 +63,7 @@ impl ToolbarController {
                 live: RefCell::new(None),
                 feed: RefCell::new(None),
                 view: RefCell::new(None),
-                last_state: RefCell::new(serde_json::Value::Null),
+                last_state: RefCell::new(SharedState::default()),
             }),
         })
     }
@@ -104,12 +105,30 @@ impl ToolbarController {
     pub fn push_event_parts(&self, text: String, long: js_sys::Array, id: JsValue) -> String {
         let read = || {
             let UniqueKeys(mut value) = serde_json::from_str(&text).ok()?;
-            Some(js_text::fill_placeholders(&mut value, &long).map(|()| value))
+            // The failure reason's own string, for the record it ends up in.
+            let reason = value
+                .pointer(js_text::REASON_POINTER)
+                .and_then(serde_json::Value::as_str)
+                .and_then(|s| js_text::placeholder_of(s, &long).ok().flatten());
+            Some(js_text::fill_placeholders(&mut value, &long).map(|()| (value, reason)))
         };
         self.apply_pushed(id, |t, id, now| match read() {
-            Some(Ok(value)) => {
-                let again = || read().and_then(Result::ok).unwrap_or_default();
-                t.apply_host_value(id, value, again, now)
+            Some(Ok((value, reason))) => {
+                let again = || {
+                    read()
+                        .and_then(Result::ok)
+                        .map(|(v, _)| v)
+                        .unwrap_or_default()
+                };
+                let before = t.compaction_shared().cloned();
+                let outcome = t.apply_host_value(id, value, again, now);
+                // The event's record is the one shown now: it keeps its reason's string.
+                if let (Some(js), Some(shown)) = (reason, t.compaction_shared()) {
+                    if !before.is_some_and(|b| Arc::ptr_eq(&b, shown)) {
+                        js_text::adopt_reason(shown, js);
+                    }
+                }
+                outcome
             }
             Some(Err(js_text::BadPlaceholder(reason))) => t.reject_malformed(None, &reason),
             // Not JSON, or a repeated key: the text path says which.
@@ -210,8 +229,10 @@ impl ToolbarController {
     pub fn state(&self) -> JsValue {
         let live = self.inner.live();
         let session = live.session();
-        live.state()
-            .with_untracked(|t| js_text::serialize_to_js(&PublicState::of(&session, t)))
+        let state = live
+            .state()
+            .with_untracked(|t| SharedState::of(&session, t));
+        state.to_js()
     }
 }
 
@@ -270,7 +291,9 @@ impl Inner {
         };
         let key = compaction_key(after);
         if key.is_some() && key != compaction_key(before) {
-            let compaction = js_text::serialize_to_js(&after.compaction());
+            let compaction = after
+                .compaction_shared()
+                .map_or(JsValue::NULL, js_text::record_to_js);
             dom::dispatch(&self.host, "ctxguard-compaction", &compaction);
         }
         if after.ignored() != before.ignored() {
@@ -288,17 +311,17 @@ impl Inner {
     }
 
     fn report_change(&self, session: &str, after: &Toolbar) {
-        let state = serde_json::to_value(PublicState::of(session, after)).unwrap_or_default();
+        let state = SharedState::of(session, after);
         let changed = {
             let mut last = self.last_state.borrow_mut();
-            let changed = !js_text::same_value(&last, &state);
+            let changed = *last != state;
             if changed {
-                last.clone_from(&state);
+                *last = state.clone();
             }
             changed
         };
         if changed {
-            dom::dispatch(&self.host, "ctxguard-change", &js_text::value_to_js(&state));
+            dom::dispatch(&self.host, "ctxguard-change", &state.to_js());
         }
     }
 
@@ -370,5 +393,39 @@ impl Inner {
         if self.view.borrow().is_some() {
             self.mount_view();
         }
+    }
+}
+
+/// [`PublicState`] as the module hands it out: its JSON without the compaction record, and
+/// the record as shared, put in as an object whose failure reason is the page's own string
+/// ([`js_text::record_to_js`]). Compared by the record's identity first, so a state with a
+/// 10 MB reason is compared, copied and handed out without touching the 10 MB.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct SharedState {
+    rest: serde_json::Value,
+    record: Option<Arc<ContextCompaction>>,
+}
+
+impl SharedState {
+    fn of(session: &str, toolbar: &Toolbar) -> Self {
+        let mut state = PublicState::of(session, toolbar);
+        state.compaction = None;
+        SharedState {
+            rest: serde_json::to_value(&state).unwrap_or_default(),
+            record: toolbar.compaction_shared().cloned(),
+        }
+    }
+
+    fn to_js(&self) -> JsValue {
+        let object = js_text::serialize_to_js(&self.rest);
+        if let Some(record) = &self.record {
+            // `compaction` is already there (null): set in place, it keeps its order.
+            let _ = js_sys::Reflect::set(
+                &object,
+                &"compaction".into(),
+                &js_text::record_to_js(record),
+            );
+        }
+        object
     }
 }
