@@ -301,29 +301,29 @@ impl MinTree {
     /// Sets leaf `i` and the minima above it (stopping where they do not change).
     #[inline]
     fn set(&mut self, i: usize, key: u64) {
-        let mut s = self.first_leaf + i;
-        self.nodes[s] = key;
-        while s > 3 {
-            let g = s & !3;
-            let m = min4(&self.nodes[g..g + 4]);
-            s = s / 4 + 2;
-            if self.nodes[s] == m {
-                break;
-            }
-            self.nodes[s] = m;
-        }
+        self.update::<true>(i, key);
     }
 
     /// Sets leaf `i` and every minimum above it, without looking for where
     /// they stop changing: for the leaf of the root's key, whose whole path changes.
     #[inline]
     fn set_path(&mut self, i: usize, key: u64) {
+        self.update::<false>(i, key);
+    }
+
+    /// Sets leaf `i` and the minima above it, stopping at the first that does
+    /// not change when `STOP` (a constant, so each caller's loop has no test it does not need).
+    #[inline]
+    fn update<const STOP: bool>(&mut self, i: usize, key: u64) {
         let mut s = self.first_leaf + i;
         self.nodes[s] = key;
         while s > 3 {
             let g = s & !3;
             let m = min4(&self.nodes[g..g + 4]);
             s = s / 4 + 2;
+            if STOP && self.nodes[s] == m {
+                break;
+            }
             self.nodes[s] = m;
         }
     }
