@@ -42,8 +42,9 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 fi
 
 # Chromium and its driver for the browser tests; a CJK font so the Chinese UI and CJK
-# attachment previews render as text, not boxes, in screenshots.
-if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! fc-list 2>/dev/null | grep -qi "wenquanyi"; }; then
+# attachment previews render as text, not boxes, in screenshots. (Not `fc-list | grep -q`: grep
+# quits at the first match, fc-list dies of SIGPIPE, and pipefail reads that as no font.)
+if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ -z "$(fc-list 2>/dev/null | grep -i wenquanyi)" ]; }; then
   step "installing Debian's chromium, chromium-driver and fonts-wqy-zenhei"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq

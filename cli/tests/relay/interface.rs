@@ -36,17 +36,7 @@ async fn serve_alone_is_a_relay_with_no_session_and_says_reads_are_open() {
 
 #[tokio::test]
 async fn a_token_printed_by_ctxguard_token_reads_its_session_only() {
-    let out = Command::new(bin())
-        .args(["token", "--session", "chat:42", "--ttl-secs", "60"])
-        .env("CTXGUARD_READ_SECRET", READ_SECRET)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let stdout = ctxguard_token("chat:42", 60);
     assert_eq!(stdout.lines().count(), 1, "alone on stdout: {stdout:?}");
     let token = stdout.trim().to_string();
     assert!(token.starts_with("v1."), "{token}");

@@ -18,20 +18,7 @@ fn read_env() -> [(&'static str, &'static str); 2] {
 
 /// A read token for `session`, minted by `ctxguard token`.
 fn mint(session: &str) -> String {
-    let out = Command::new(bin())
-        .args(["token", "--session", session, "--ttl-secs", "600"])
-        .env("CTXGUARD_READ_SECRET", READ_SECRET)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .trim()
-        .to_string()
+    ctxguard_token(session, 600).trim().to_string()
 }
 
 /// `api/events?session=…&token=…` for `sessions`, each with its own token.

@@ -65,6 +65,28 @@ pub const PUBLISH_TOKEN: &str = "relay-tests-publish-token";
 /// The read secret of the test servers that require read tokens.
 pub const READ_SECRET: &str = "relay-tests-read-secret-0123456789";
 
+/// What `ctxguard token --session SESSION --ttl-secs TTL` prints with [`READ_SECRET`]
+/// (asserting it succeeds): a read token and a newline.
+pub fn ctxguard_token(session: &str, ttl_secs: u64) -> String {
+    let out = Command::new(bin())
+        .args([
+            "token",
+            "--session",
+            session,
+            "--ttl-secs",
+            &ttl_secs.to_string(),
+        ])
+        .env("CTXGUARD_READ_SECRET", READ_SECRET)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 /// A running `ctxguard serve`.
 pub struct Server {
     child: Child,
