@@ -5,7 +5,7 @@
 //! Every record read or written this way is small (the saved state, a
 //! `/context` body, a preview request).
 
-use ctxguard_core::protocol::ContextState;
+use ctxguard_core::protocol::{ContextState, UniqueKeys};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -15,9 +15,11 @@ pub fn to_text<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_value(value).unwrap_or_default().to_string()
 }
 
-/// `text` read as a `T`, `None` when it is not JSON or not a `T`.
+/// `text` read as a `T`, `None` when it is not JSON, names a key twice in one object (the
+/// one rule, [`UniqueKeys`]), or is not a `T`.
 pub fn from_text<T: DeserializeOwned>(text: &str) -> Option<T> {
-    serde_json::from_value(serde_json::from_str::<Value>(text).ok()?).ok()
+    let UniqueKeys(value) = serde_json::from_str(text).ok()?;
+    serde_json::from_value(value).ok()
 }
 
 /// A `/context` body, read and checked as `ContextState::parse` does.
@@ -33,7 +35,8 @@ mod tests {
     fn context_bodies_read_as_core_reads_them() {
         let good = r#"{"event_id":3,"phase":"final","context_metrics":null,"extra":1}"#;
         let bad_time = r#"{"event_id":3,"phase":null,"context_metrics":null,"context_compaction":{"type":"summary_compact","status":"completed","before_tokens":1,"trigger_limit":1,"target_limit":1,"used_legacy_fallback":false,"created_at":"yesterday"}}"#;
-        for text in [good, bad_time, "[]", "{", r#"{"error":"unknown session"}"#] {
+        let twice = r#"{"event_id":3,"event_id":4,"phase":"final","context_metrics":null}"#;
+        for text in [good, bad_time, twice, "[]", "{", r#"{"error":"unknown session"}"#] {
             assert_eq!(
                 context_state(text),
                 ContextState::parse(text).ok(),
@@ -41,6 +44,7 @@ mod tests {
             );
         }
         assert!(context_state(good).is_some());
+        assert_eq!(from_text::<Value>(r#"{"a":{"b":1,"b":2}}"#), None, "a key named twice");
         assert_eq!(to_text(&Some(1)), "1");
         assert_eq!(from_text::<Vec<u8>>("[1,2]"), Some(vec![1, 2]));
     }
