@@ -8,7 +8,6 @@
 use ctxguard_core::protocol::{ContextState, UniqueKeys};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::Value;
 
 /// The JSON text of `value` (`null` when it has none).
 pub fn to_text<T: Serialize + ?Sized>(value: &T) -> String {
@@ -30,13 +29,21 @@ pub fn context_state(text: &str) -> Option<ContextState> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn context_bodies_read_as_core_reads_them() {
         let good = r#"{"event_id":3,"phase":"final","context_metrics":null,"extra":1}"#;
         let bad_time = r#"{"event_id":3,"phase":null,"context_metrics":null,"context_compaction":{"type":"summary_compact","status":"completed","before_tokens":1,"trigger_limit":1,"target_limit":1,"used_legacy_fallback":false,"created_at":"yesterday"}}"#;
         let twice = r#"{"event_id":3,"event_id":4,"phase":"final","context_metrics":null}"#;
-        for text in [good, bad_time, twice, "[]", "{", r#"{"error":"unknown session"}"#] {
+        for text in [
+            good,
+            bad_time,
+            twice,
+            "[]",
+            "{",
+            r#"{"error":"unknown session"}"#,
+        ] {
             assert_eq!(
                 context_state(text),
                 ContextState::parse(text).ok(),
@@ -44,7 +51,11 @@ mod tests {
             );
         }
         assert!(context_state(good).is_some());
-        assert_eq!(from_text::<Value>(r#"{"a":{"b":1,"b":2}}"#), None, "a key named twice");
+        assert_eq!(
+            from_text::<Value>(r#"{"a":{"b":1,"b":2}}"#),
+            None,
+            "a key named twice"
+        );
         assert_eq!(to_text(&Some(1)), "1");
         assert_eq!(from_text::<Vec<u8>>("[1,2]"), Some(vec![1, 2]));
     }
