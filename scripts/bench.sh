@@ -7,10 +7,12 @@
 #   4. native: criterion benches (core/benches/engine.rs) beside toktok-rs,
 #      bpe-openai and tiktoken-rs, short measurement time;
 #   5. browser: tests/bench/run.mjs in headless Chromium;
-#   6. BENCHMARKS.md: the tables, the .wasm's raw/gzip/brotli size, the machine and its load;
-#   7. the workers bench (tests/bench/workers.mjs, issue 22): TokenPool in Node and Chromium
-#      on 100 MB of real text from Debian's documentation packages (installed when missing),
-#      the counts checked against tiktoken-rs (core's `differential` example), and the preview
+#   6. exact at scale (with the workers bench): 100 MB of real text from Debian's documentation
+#      packages (installed when missing), counted by ctxguard and tiktoken-rs in all four
+#      encodings (core's `differential` example), for issue 25's targets and the workers section;
+#   7. BENCHMARKS.md: the tables, the .wasm's raw/gzip/brotli size, the machine and its load;
+#   8. the workers bench (tests/bench/workers.mjs, issue 22): TokenPool in Node and Chromium
+#      on that text, its counts checked against the differential run's, and the preview
 #      element on a 100 MB log and 50 MB .docx/.xlsx; its own section of BENCHMARKS.md.
 # Options: --rebuild (always rebuild pkg/core/), --skip-native, --skip-browser, --skip-workers,
 # --browser-only=NAME,… (the browser bench's tokenizers beside ctxguard, e.g. hypertok,gpt-tokenizer:
@@ -75,6 +77,17 @@ if [ "$browser" = 1 ]; then
   node tests/bench/run.mjs --out "$out/browser.json" --pkg "$pkg" --corpus "$corpus" ${only:+--only "$only"}
 fi
 
+if [ "$workers" = 1 ]; then
+  step "exact at scale: core's differential example on 100 MB of real text"
+  if [ ! -d /usr/share/doc/python3.11/html/_sources ] || ! ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1; then
+    echo "installing Debian's python3.11-doc and debian-reference-zh-cn (the real text of the workers bench)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-doc debian-reference-zh-cn >/dev/null
+  fi
+  node tests/bench/bigtext.mjs "$corpus/big" --mb 100
+  cargo run -q --release -p ctxguard-core --example differential -- "$corpus"/big/en-100mb.txt "$corpus"/big/mix-100mb.txt \
+    >"$out/differential.jsonl" || echo "bench.sh: the differential run found counts that differ from tiktoken-rs's (see BENCHMARKS.md)"
+fi
+
 step "BENCHMARKS.md"
 # Where the .wasm's bytes go: its sections and the vocabulary tables core's build script embeds.
 tables=$(find "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release-wasm-speed/build" -name o200k_base.parents -path '*ctxguard-core-*' -printf '%T@ %h\n' 2>/dev/null | sort -n | tail -1 | cut -d' ' -f2)
@@ -82,18 +95,12 @@ node tests/bench/wasm-sections.mjs "$pkg/ctxguard_core_bg.wasm" ${tables:+"$tabl
 args=(--pkg "$root/$pkg" --load-start "$load_start" --sections "$out/sections.txt")
 [ -d "$out/criterion" ] && args+=(--criterion "$out/criterion")
 [ -f "$out/browser.json" ] && args+=(--browser "$out/browser.json")
+[ -f "$out/differential.jsonl" ] && args+=(--differential "$out/differential.jsonl")
 node tests/bench/report.mjs "${args[@]}" --out "$root/BENCHMARKS.md"
 
 if [ "$workers" = 1 ]; then
   step "workers: TokenPool and the preview (tests/bench/workers.mjs)"
-  if [ ! -d /usr/share/doc/python3.11/html/_sources ] || ! ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1; then
-    echo "installing Debian's python3.11-doc and debian-reference-zh-cn (the real text of the workers bench)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-doc debian-reference-zh-cn >/dev/null
-  fi
   bash scripts/build-packages.sh toolbar $([ "$rebuild" = 1 ] && echo --force)
-  node tests/bench/bigtext.mjs "$corpus/big" --mb 100
-  cargo run -q --release -p ctxguard-core --example differential -- "$corpus"/big/en-100mb.txt "$corpus"/big/mix-100mb.txt \
-    >"$out/differential.jsonl" || echo "bench.sh: the differential run found counts that differ from tiktoken-rs's (see BENCHMARKS.md)"
   node tests/bench/workers.mjs --corpus "$corpus" --differential "$out/differential.jsonl" --out "$root/BENCHMARKS.md"
 fi
 printf '\nbench.sh: done in %d s; results in BENCHMARKS.md (raw: %s)\n' "$(($(date +%s) - start))" "$out"

@@ -3,7 +3,8 @@
 //! - `cold` (issue 11): the first count of a text in a fresh process, by
 //!   ctxguard and the other exact Rust tokenizers (toktok-rs, bpe-openai,
 //!   tiktoken-rs), on real English and Chinese documentation, source code,
-//!   the mixed and prose corpora and the no-whitespace worst cases; each
+//!   the mixed and prose corpora and the no-whitespace worst cases (1 MB of
+//!   `a`, of random letters, of base64 and of random CJK); each
 //!   sample is a child process of this binary (see [`cold`]), which also
 //!   reports the tokenizer's set-up time and memory;
 //! - `count`: the same text counted again and again in one process (what a
@@ -172,14 +173,15 @@ mod native {
         a: String,
         letters: String,
         base64: String,
+        cjk: String,
         en: String,
         zh: String,
         code: String,
     }
 
     /// The inputs of the cold and count groups, by file name.
-    const COLD_INPUTS: [&str; 8] = [
-        "en", "zh", "code", "mixed", "prose", "letters", "a", "base64",
+    const COLD_INPUTS: [&str; 9] = [
+        "en", "zh", "code", "mixed", "prose", "letters", "a", "base64", "cjk",
     ];
     const COUNT_INPUTS: [&str; 5] = ["en", "zh", "code", "mixed", "prose"];
 
@@ -217,6 +219,7 @@ mod native {
             a: read("a"),
             letters: read("letters"),
             base64: read("base64"),
+            cjk: read("cjk"),
         }
     }
 
@@ -351,6 +354,7 @@ mod native {
                 "letters" => &self.letters,
                 "a" => &self.a,
                 "base64" => &self.base64,
+                "cjk" => &self.cjk,
                 other => panic!("no input {other}"),
             }
         }
@@ -367,7 +371,7 @@ mod native {
             for input in COLD_INPUTS {
                 let text = corpus.get(input);
                 // tiktoken-rs is quadratic on one long piece: compare on a prefix of the worst cases.
-                let text = if matches!(input, "a" | "letters") {
+                let text = if matches!(input, "a" | "letters" | "cjk") {
                     prefix(text, SMALL * 4)
                 } else {
                     text
@@ -482,6 +486,7 @@ mod native {
             ("base64", c.base64.as_str()),
             ("a (64 KiB)", prefix(&c.a, SMALL * 4)),
             ("letters (64 KiB)", prefix(&c.letters, SMALL * 4)),
+            ("cjk (64 KiB)", prefix(&c.cjk, SMALL * 4)),
         ] {
             assert_eq!(
                 counter.encode(text),

@@ -109,20 +109,26 @@ async function throughput(tk, text, keepCache = false) {
   return { tokens: warm.out, bytes, ms, mbps: bytes / 1e6 / (ms / 1000), runs: times.length };
 }
 
+/** The longest prefix of `text` of at most `bytes` bytes of UTF-8 (cut at a whole character). */
+const prefix = (text, bytes) => text.slice(0, new TextEncoder().encodeInto(text, new Uint8Array(bytes)).read);
+
 /**
- * Worst case: prefixes growing 4× at a time from 1 KiB to 1 MB, stopping before a size whose
- * time, extrapolated quadratically from the last one, would pass `LIMIT_MS` (tiktoken's merge
- * is quadratic in the length of one piece, and the `a` and letters inputs are one piece).
+ * Worst case: prefixes growing 4× at a time from 1 KiB to 1 MB (in bytes of UTF-8), stopping
+ * before a size whose time, extrapolated quadratically from the last one, would pass `LIMIT_MS`
+ * (tiktoken's merge is quadratic in the length of one piece, and the `a`, letters and cjk inputs
+ * are one piece). A step's `size` is the bytes of its prefix.
  */
 const LIMIT_MS = 10_000;
 async function worstCase(tk, text) {
-  const sizes = [1024, 4096, 16_384, 65_536, 262_144, text.length];
-  await timeOnce(() => tk.count(text.slice(0, 256)), tk);
+  const total = utf8(text);
+  const sizes = [1024, 4096, 16_384, 65_536, 262_144, total];
+  await timeOnce(() => tk.count(prefix(text, 256)), tk);
   const steps = [];
-  for (const size of sizes) {
+  for (const bytes of sizes) {
     const last = steps.at(-1);
-    if (last && last.ms * (size / last.size) ** 2 > LIMIT_MS) break;
-    const part = text.slice(0, size);
+    if (last && last.ms * (bytes / last.size) ** 2 > LIMIT_MS) break;
+    const part = prefix(text, bytes);
+    const size = utf8(part);
     const runs = [];
     // Repeat fast runs for a steadier figure.
     do runs.push(await timeOnce(() => tk.count(part), tk));
@@ -130,7 +136,7 @@ async function worstCase(tk, text) {
     steps.push({ size, ms: median(runs.map((r) => r.ms)), tokens: runs[0].out });
   }
   const last = steps.at(-1);
-  return { ...last, complete: last.size === text.length, steps: steps.map(({ size, ms }) => ({ size, ms })) };
+  return { ...last, complete: last.size === total, steps: steps.map(({ size, ms }) => ({ size, ms })) };
 }
 
 /** The bench input `key`, as the bench wrote it. */
@@ -196,7 +202,9 @@ async function initPartsMode() {
   Object.assign(result, { name: "ctxguard", wasm_bytes: bytes.byteLength, import_ms, fetch_ms, compile_ms, instantiate_ms, first_count_ms, second_count_ms, cl100k_first_count_ms, tokens });
 }
 
-const INPUTS = ["mixed", "prose", "en", "zh", "code", "a", "letters", "base64"];
+/** Issue 25's worst cases: 1 MB of one repeated character, of random letters, of base64, of random CJK (report.mjs's WORST). */
+const WORST = ["a", "letters", "base64", "cjk"];
+const INPUTS = ["mixed", "prose", "en", "zh", "code", ...WORST];
 
 async function runMode(only) {
   const inputs = Object.fromEntries(await Promise.all(INPUTS.map(async (k) => [k, await input(k)])));
@@ -237,11 +245,11 @@ async function runMode(only) {
       if (tk.reset) r[`${key}_warm_cache`] = await throughput(tk, inputs[key], true);
     }
     r.worst = {};
-    for (const key of ["a", "letters", "base64"]) {
+    for (const key of WORST) {
       result.progress = `${name}: worst case ${key}`;
       const w = await worstCase(tk, inputs[key]);
       r.worst[key] = w;
-      if (name !== "ctxguard") compare(name, `${key} (${w.size} B)`, w.tokens, ours.count(inputs[key].slice(0, w.size)));
+      if (name !== "ctxguard") compare(name, `${key} (${w.size} B)`, w.tokens, ours.count(prefix(inputs[key], w.size)));
     }
   }
   result.progress = "ctxguard: ledger snapshot";

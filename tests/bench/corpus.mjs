@@ -7,6 +7,7 @@
 //   a        1 MB of 'a'
 //   letters  1 MB of random lowercase letters
 //   base64   1 MB of base64 (750,000 random bytes)
+//   cjk      1 MB of random CJK ideographs (U+4E00..U+9FFF, 3 bytes each): one pre-tokenizer piece
 //
 // CLI: node tests/bench/corpus.mjs OUTDIR   writes OUTDIR/<name>.txt for each input, and
 // the real-text inputs of ./real.mjs (en, zh, code; built from files on disk), and
@@ -182,14 +183,23 @@ export function englishProse(seed = 0x5eed_0002) {
   return fill(rng(seed), [prose], SIZE);
 }
 
-export function letters() {
-  const r = rng(0x5eed_0003);
+/**
+ * `SIZE` bytes of UTF-8 (cut at a whole character) of characters drawn uniformly from the
+ * `span` code points from `first` (all of one UTF-8 length, `width` bytes, in the BMP).
+ */
+function uniform(seed, first, span, width) {
+  const r = rng(seed);
   let s = "";
   const chunk = [];
-  for (let i = 0; i < SIZE; i++) chunk.push(97 + Math.floor(r() * 26));
+  for (let i = 0; i < Math.floor(SIZE / width); i++) chunk.push(first + Math.floor(r() * span));
   for (let i = 0; i < chunk.length; i += 8192) s += String.fromCharCode(...chunk.slice(i, i + 8192));
   return s;
 }
+
+export const letters = () => uniform(0x5eed_0003, 97, 26, 1);
+
+/** Random CJK Unified Ideographs: letters (`\p{Lo}`) with no space, so one piece of a million bytes. */
+export const randomCjk = () => uniform(0x5eed_0005, 0x4e00, 0xa000 - 0x4e00, 3);
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -210,7 +220,7 @@ export const repeatedA = () => "a".repeat(SIZE);
 
 /** Every input by name, generated once. */
 export function all() {
-  return { mixed: mixed(), prose: englishProse(), a: repeatedA(), letters: letters(), base64: base64() };
+  return { mixed: mixed(), prose: englishProse(), a: repeatedA(), letters: letters(), base64: base64(), cjk: randomCjk() };
 }
 
 const isMain = typeof process !== "undefined" && process.argv?.[1] && import.meta.url === (await import("node:url")).pathToFileURL(process.argv[1]).href;

@@ -18,7 +18,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openBrowser, root } from "../support/browser.mjs";
 import { option, sleep } from "../support/net.mjs";
-import { browserTable } from "./report.mjs";
+import { browserTable, WORST } from "./report.mjs";
 
 const out = option("--out", null);
 const pkg = option("--pkg", "pkg/core");
@@ -40,7 +40,7 @@ const TOKENIZERS = ALL.filter((n) => !only || n === "ctxguard" || only.includes(
 const STARTUP = ["ctxguard", "hypertok", "gpt-tokenizer"].filter((n) => TOKENIZERS.includes(n));
 /** Cold inputs: the worst cases only for ctxguard (the JS tokenizers are quadratic on them; the run page covers them). */
 const COLD = ["en", "zh", "code", "mixed", "prose"];
-const COLD_OURS = [...COLD, "a", "letters", "base64"];
+const COLD_OURS = [...COLD, ...WORST];
 /**
  * Issue 25's 50 MB real texts (tests/bench/bigtext.mjs --mb 50, when scripts/bench.sh could
  * write them): a cold count each, for ctxguard and hypertok only (the others take minutes).
