@@ -7,7 +7,7 @@
 #   4. native: criterion benches (core/benches/engine.rs) beside toktok-rs,
 #      bpe-openai and tiktoken-rs, short measurement time;
 #   5. browser: tests/bench/run.mjs in headless Chromium;
-#   6. exact at scale (with the workers bench): 100 MB of real text from Debian's documentation
+#   6. exact at scale (with the native part): 100 MB of real text from Debian's documentation
 #      packages (installed when missing), counted by ctxguard and tiktoken-rs in all four
 #      encodings (core's `differential` example), for issue 25's targets and the workers section;
 #   7. BENCHMARKS.md: the tables, the .wasm's raw/gzip/brotli size, the machine and its load;
@@ -58,11 +58,13 @@ step "inputs (tests/bench/corpus.mjs -> $corpus)"
 # real.mjs reads dependency sources from cargo's registry: make sure they are unpacked.
 cargo fetch --quiet
 node tests/bench/corpus.mjs "$corpus"
-# Issue 25's 50 MB real texts for the browser's cold counts, when Debian's documentation is there
-# (the workers step below installs it).
-if [ -d /usr/share/doc/python3.11/html/_sources ] && ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1; then
-  node tests/bench/bigtext.mjs "$corpus/big" --mb 50
+# The real texts of issue 25's 50 MB cold counts and of the exact-at-scale and workers runs:
+# Python's manual and the Debian Reference in Chinese, from Debian's packages (installed when missing).
+if [ ! -d /usr/share/doc/python3.11/html/_sources ] || ! ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1; then
+  echo "installing Debian's python3.11-doc and debian-reference-zh-cn (the benches' real text)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-doc debian-reference-zh-cn >/dev/null
 fi
+node tests/bench/bigtext.mjs "$corpus/big" --mb 50
 
 if [ "$native" = 1 ]; then
   step "native: cargo bench -p ctxguard-core --bench engine"
@@ -77,12 +79,8 @@ if [ "$browser" = 1 ]; then
   node tests/bench/run.mjs --out "$out/browser.json" --pkg "$pkg" --corpus "$corpus" ${only:+--only "$only"}
 fi
 
-if [ "$workers" = 1 ]; then
+if [ "$native" = 1 ]; then
   step "exact at scale: core's differential example on 100 MB of real text"
-  if [ ! -d /usr/share/doc/python3.11/html/_sources ] || ! ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1; then
-    echo "installing Debian's python3.11-doc and debian-reference-zh-cn (the real text of the workers bench)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-doc debian-reference-zh-cn >/dev/null
-  fi
   node tests/bench/bigtext.mjs "$corpus/big" --mb 100
   cargo run -q --release -p ctxguard-core --example differential -- "$corpus"/big/en-100mb.txt "$corpus"/big/mix-100mb.txt \
     >"$out/differential.jsonl" || echo "bench.sh: the differential run found counts that differ from tiktoken-rs's (see BENCHMARKS.md)"

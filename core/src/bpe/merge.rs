@@ -18,9 +18,6 @@ pub(crate) struct Scratch {
     long_parts: Vec<Part>,
     tree: MinTree,
     compatible: CompatCache,
-    /// The two tokens' bytes and their merge, for [`Scratch::compatible`].
-    compat_bytes: Vec<u8>,
-    compat_out: Vec<u32>,
     /// Buffers of the windowed merge (taken out while it runs).
     pub(crate) window: Vec<u32>,
     pub(crate) recent: Vec<u32>,
@@ -56,31 +53,15 @@ impl Scratch {
         self.stats.peak_bytes = self.stats.peak_bytes.max(self.bytes() + extra);
     }
 
-    /// Whether BPE encodes the bytes of `left` followed by `right` as exactly these two tokens.
-    pub(crate) fn compatible(
-        &mut self,
-        vocab: &Vocabulary,
-        left: u32,
-        right: u32,
-    ) -> Result<bool, OutOfMemory> {
+    /// Whether BPE encodes the bytes of `left` followed by `right` as exactly
+    /// these two tokens ([`Vocabulary::valid_pair`], remembered).
+    pub(crate) fn compatible(&mut self, vocab: &Vocabulary, left: u32, right: u32) -> bool {
         if let Some(known) = self.compatible.get(left, right) {
-            return Ok(known);
+            return known;
         }
-        let (a, b) = (vocab.token_bytes(left), vocab.token_bytes(right));
-        let mut both = std::mem::take(&mut self.compat_bytes);
-        let mut out = std::mem::take(&mut self.compat_out);
-        both.clear();
-        out.clear();
-        OutOfMemory::reserve(&mut both, a.len() + b.len())?;
-        both.extend_from_slice(a);
-        both.extend_from_slice(b);
-        let merged = merge(vocab, &both, &mut out, self);
-        let ok = out == [left, right];
-        self.compat_bytes = both;
-        self.compat_out = out;
-        merged?;
+        let ok = vocab.valid_pair(left, right);
         self.compatible.put(left, right, ok);
-        Ok(ok)
+        ok
     }
 }
 

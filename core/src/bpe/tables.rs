@@ -149,6 +149,12 @@ impl<'a> Parents<'a> {
 
     /// The parents of ranks 256, 257, … in order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, u32)> + 'a {
+        self.range(0, self.l_lo.len())
+    }
+
+    /// The parents of ranks `256 + from` to `256 + to` (`from` even), in
+    /// order: the byte planes walked together, with no index checked per rank.
+    pub(crate) fn range(&self, from: usize, to: usize) -> impl Iterator<Item = (u32, u32)> + 'a {
         let Parents {
             l_lo,
             l_mid,
@@ -157,12 +163,24 @@ impl<'a> Parents<'a> {
             high,
             ..
         } = *self;
-        (0..l_lo.len()).map(move |i| {
-            let nibble = u32::from(high[i / 2] >> (4 * (i % 2)));
-            let l = u32::from(l_lo[i]) | u32::from(l_mid[i]) << 8 | (nibble & 3) << 16;
-            let r = u32::from(r_lo[i]) | u32::from(r_mid[i]) << 8 | ((nibble >> 2) & 3) << 16;
-            (l, r)
-        })
+        let to = to.min(l_lo.len());
+        let from = from.min(to) & !1;
+        let plane = |p: &'a [u8]| p.get(from..to).unwrap_or_default().iter();
+        let nibbles = high
+            .get(from / 2..)
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|&h| [h & 15, h >> 4]);
+        plane(l_lo)
+            .zip(plane(l_mid))
+            .zip(plane(r_lo).zip(plane(r_mid)))
+            .zip(nibbles)
+            .map(|(((&ll, &lm), (&rl, &rm)), nibble)| {
+                let nibble = u32::from(nibble);
+                let l = u32::from(ll) | u32::from(lm) << 8 | (nibble & 3) << 16;
+                let r = u32::from(rl) | u32::from(rm) << 8 | ((nibble >> 2) & 3) << 16;
+                (l, r)
+            })
     }
 
     /// Every rank's bytes, each the concatenation of its parents'.

@@ -6,8 +6,10 @@
 //! is what merging its bytes gives. No table from bytes to ranks is needed.
 //!
 //! Direct tables answer the one- and two-byte tokens every merge starts
-//! from; the tokens' bytes (for decoding and the junction checks of long
-//! pieces) are built on first use.
+//! from; the tokens' lengths are set up with the merges, and the parents
+//! answer whether two tokens stay apart where long pieces' windows meet
+//! ([`Vocabulary::valid_pair`]), so only decoding builds the tokens' bytes
+//! (on first use).
 
 use super::tables::{Parents, Tokens};
 use std::sync::OnceLock;
@@ -53,13 +55,13 @@ impl TokenBytes {
     }
 }
 
-/// Where a vocabulary's token bytes come from when first asked for.
-#[derive(Debug, Clone, Copy)]
+/// Where a vocabulary's parents are, and so its token bytes when first asked for.
+#[derive(Debug)]
 enum Source {
-    /// An embedded parents table (`tables::Parents`).
-    Parents(&'static [u8]),
-    /// Set at construction.
-    Built,
+    /// An embedded parents table, read in place.
+    Parents(Parents<'static>),
+    /// Found at construction (each rank's parents; a single byte's are itself twice).
+    Built(Box<[(u32, u32)]>),
 }
 
 /// One vocabulary: merges by parent ranks, direct tables for short tokens, bytes on demand.
@@ -76,6 +78,10 @@ pub(crate) struct Vocabulary {
     /// Number of ranks (including empty ones).
     count: usize,
     tokens: OnceLock<TokenBytes>,
+    /// Every rank's byte length (0 for unused ranks), set up with the merges
+    /// (a sum a token, where building the bytes on first use cost a long
+    /// piece 13 M instructions): the windowed merge measures tokens without their bytes.
+    lens: Box<[u8]>,
     source: Source,
 }
 
@@ -205,6 +211,7 @@ impl Vocabulary {
             bytes,
             count,
             tokens: OnceLock::new(),
+            lens: vec![0; count].into_boxed_slice(),
             source,
         }
     }
@@ -235,7 +242,8 @@ impl Vocabulary {
         for (rank, &b) in byte_of.iter().enumerate() {
             bytes[usize::from(b)] = rank as u32;
         }
-        let mut vocab = Vocabulary::empty(parents.count(), bytes, Source::Parents(table));
+        let mut vocab = Vocabulary::empty(parents.count(), bytes, Source::Parents(parents));
+        vocab.lens.iter_mut().take(256).for_each(|len| *len = 1);
         // In calls of a few thousand tokens each, through a pointer the
         // optimisers cannot inline: a wasm JIT without on-stack replacement
         // (V8) then runs most of the set-up in optimised code.
@@ -261,9 +269,13 @@ impl Vocabulary {
         to: usize,
         byte_of: &[u8; 256],
     ) {
-        for i in from..to {
-            let (l, r) = parents.get(i);
+        for (i, (l, r)) in (from..to).zip(parents.range(from, to)) {
             self.insert(l, r, (i + 256) as u32, byte_of);
+            let len = |t: u32| self.lens.get(t as usize).copied().unwrap_or(0);
+            let sum = len(l).saturating_add(len(r));
+            if let Some(at) = self.lens.get_mut(i + 256) {
+                *at = sum;
+            }
         }
     }
 
@@ -288,7 +300,9 @@ impl Vocabulary {
             bytes.iter().all(|&r| r != NONE),
             "a vocabulary lacks a single-byte token; the engine assumes every byte is one"
         );
-        let mut vocab = Vocabulary::empty(tokens.lens.len(), bytes, Source::Built);
+        let count = tokens.lens.len();
+        let mut vocab = Vocabulary::empty(count, bytes, Source::Built(Box::default()));
+        let mut found: Vec<(u32, u32)> = (0..count as u32).map(|t| (t, t)).collect();
         let mut scratch = super::merge::Scratch::default();
         let mut parts = Vec::new();
         let mut at = 0usize;
@@ -305,7 +319,10 @@ impl Vocabulary {
                 panic!("token {rank} is not the merge of two tokens of lower rank")
             };
             vocab.insert(l, r, rank as u32, &byte_of);
+            found[rank] = (l, r);
         }
+        vocab.source = Source::Built(found.into_boxed_slice());
+        vocab.lens = tokens.lens.to_vec().into_boxed_slice();
         let _ = vocab.tokens.set(TokenBytes::from_tokens(tokens));
         vocab
     }
@@ -346,10 +363,60 @@ impl Vocabulary {
     }
 
     fn tokens(&self) -> &TokenBytes {
-        self.tokens.get_or_init(|| match self.source {
-            Source::Parents(table) => TokenBytes::from_tokens(Parents::parse(table).tokens()),
-            Source::Built => TokenBytes::default(),
+        self.tokens.get_or_init(|| match &self.source {
+            Source::Parents(parents) => TokenBytes::from_tokens(parents.tokens()),
+            Source::Built(_) => TokenBytes::default(),
         })
+    }
+
+    /// The two tokens `rank` was merged from (a single byte, an unused rank: itself twice).
+    #[inline]
+    fn parents(&self, rank: u32) -> (u32, u32) {
+        match &self.source {
+            Source::Parents(parents) => match (rank as usize).checked_sub(256) {
+                Some(i) if i < parents.count() - 256 => parents.get(i),
+                _ => (rank, rank),
+            },
+            Source::Built(found) => found.get(rank as usize).copied().unwrap_or((rank, rank)),
+        }
+    }
+
+    /// Whether BPE, run on the bytes of `left` followed by those of `right`,
+    /// gives back exactly these two tokens (a junction of the windowed merge
+    /// holds): no merge across the junction comes before the merges that made
+    /// them. The two tokens' merges are undone from the latest (the larger
+    /// rank) down, the pair across the junction checked at each step (the
+    /// rule of GitHub's `bpe` crate): a few probes, no bytes looked at.
+    pub(crate) fn valid_pair(&self, mut left: u32, mut right: u32) -> bool {
+        // A merge across the junction of rank below this would have come first.
+        let mut limit = u32::MAX;
+        loop {
+            let across = self.merge(left, right);
+            if across != NONE && across < limit {
+                return false;
+            }
+            if left > right {
+                limit = left;
+                left = self.parents(left).1;
+                if left == limit {
+                    limit = right + 1;
+                    right = self.parents(right).0;
+                    if right + 1 == limit {
+                        return true;
+                    }
+                }
+            } else {
+                limit = right + 1;
+                right = self.parents(right).0;
+                if right + 1 == limit {
+                    limit = left;
+                    left = self.parents(left).1;
+                    if left == limit {
+                        return true;
+                    }
+                }
+            }
+        }
     }
 
     /// The bytes of `rank` (empty for unknown ranks).
@@ -361,6 +428,71 @@ impl Vocabulary {
     /// The byte length of `rank`'s token (0 for unknown ranks).
     #[inline]
     pub(crate) fn token_len(&self, rank: u32) -> usize {
-        self.token_bytes(rank).len()
+        usize::from(self.lens.get(rank as usize).copied().unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bpe::merge::{merge, Scratch};
+
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// Issue 25: the junction check that looks at no bytes says what merging
+    /// the two tokens' bytes says, on random pairs of every encoding (short
+    /// tokens, where junctions merge most, and any), and token lengths
+    /// computed from the parents are the bytes' lengths.
+    #[test]
+    fn valid_pair_agrees_with_merging_the_two_tokens_bytes() {
+        let encoders = [
+            crate::bpe::o200k_base(),
+            crate::bpe::cl100k_base(),
+            crate::bpe::r50k_base(),
+        ];
+        let mut seed = 2025u64;
+        let mut scratch = Scratch::default();
+        for encoder in encoders {
+            let vocab = &encoder.vocab;
+            let count = vocab.len() as u64;
+            for rank in 0..count as u32 {
+                assert_eq!(
+                    vocab.token_len(rank),
+                    vocab.token_bytes(rank).len(),
+                    "rank {rank}"
+                );
+            }
+            let (mut valid, mut invalid) = (0, 0);
+            for k in 0..40_000 {
+                let range = if k % 2 == 0 { 3_000 } else { count };
+                let left = (xorshift(&mut seed) % range) as u32;
+                let right = (xorshift(&mut seed) % range) as u32;
+                let (a, b) = (vocab.token_bytes(left), vocab.token_bytes(right));
+                if a.is_empty() || b.is_empty() {
+                    continue;
+                }
+                let mut out = Vec::new();
+                merge(vocab, &[a, b].concat(), &mut out, &mut scratch).expect("fits");
+                let want = out == [left, right];
+                assert_eq!(
+                    vocab.valid_pair(left, right),
+                    want,
+                    "{left} {right}: {a:?} {b:?}"
+                );
+                if want {
+                    valid += 1;
+                } else {
+                    invalid += 1;
+                }
+            }
+            assert!(
+                valid > 1_000 && invalid > 1_000,
+                "both answers are tried: {valid} valid, {invalid} not"
+            );
+        }
     }
 }
