@@ -5,7 +5,8 @@
 #   3. writes the inputs (tests/bench/corpus.mjs: generated ones, and real text
 #      built from files on disk by tests/bench/real.mjs) into tests/bench/.corpus/;
 #   4. native: criterion benches (core/benches/engine.rs) beside toktok-rs,
-#      bpe-openai and tiktoken-rs, short measurement time;
+#      bpe-openai and tiktoken-rs, short measurement time; and where one cold count's
+#      instructions go, by the engine's parts (callgrind, tests/bench/profile.mjs);
 #   5. browser: tests/bench/run.mjs in headless Chromium;
 #   6. exact at scale (with the native part): 100 MB of real text from Debian's documentation
 #      packages (installed when missing), counted by ctxguard and tiktoken-rs in all four
@@ -73,6 +74,18 @@ if [ "$native" = 1 ]; then
     cargo bench -p ctxguard-core --bench engine -- --warm-up-time 0.5 --measurement-time 1.5
 fi
 
+if [ "$native" = 1 ]; then
+  # What bounds the native speeds: instructions by the engine's parts in one cold count of 1 MB
+  # (callgrind: exact counts, whatever else the machine runs), when valgrind is there.
+  rm -f "$out/profile.json"
+  if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
+    step "native: where a cold count's instructions go (callgrind, tests/bench/profile.mjs)"
+    cargo build -q --profile profiling -p ctxguard-core --example count_once
+    node tests/bench/profile.mjs --bin "$CARGO_TARGET_DIR/profiling/examples/count_once" --out "$out/profile.json" \
+      "$corpus"/{prose,en,code,zh,letters,cjk,base64}.txt
+  fi
+fi
+
 if [ "$browser" = 1 ]; then
   step "browser: node tests/bench/run.mjs (headless Chromium $(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1))"
   rm -f "$out/browser.json"
@@ -94,6 +107,7 @@ args=(--pkg "$root/$pkg" --load-start "$load_start" --sections "$out/sections.tx
 [ -d "$out/criterion" ] && args+=(--criterion "$out/criterion")
 [ -f "$out/browser.json" ] && args+=(--browser "$out/browser.json")
 [ -f "$out/differential.jsonl" ] && args+=(--differential "$out/differential.jsonl")
+[ -f "$out/profile.json" ] && args+=(--profile "$out/profile.json")
 node tests/bench/report.mjs "${args[@]}" --out "$root/BENCHMARKS.md"
 
 if [ "$workers" = 1 ]; then
