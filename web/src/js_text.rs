@@ -30,9 +30,13 @@ extern "C" {
     type TextEncoder;
     #[wasm_bindgen(constructor)]
     fn new() -> TextEncoder;
+    /// Writes straight into this module's memory: wasm-bindgen hands a `&mut [u8]` to an
+    /// import as a view of that memory, not a copy.
     #[wasm_bindgen(method, js_name = encodeInto)]
-    fn encode_into(this: &TextEncoder, text: &JsString, into: &js_sys::Uint8Array) -> EncodeResult;
+    fn encode_into(this: &TextEncoder, text: &JsString, into: &mut [u8]) -> EncodeResult;
     type EncodeResult;
+    #[wasm_bindgen(method, getter)]
+    fn read(this: &EncodeResult) -> u32;
     #[wasm_bindgen(method, getter)]
     fn written(this: &EncodeResult) -> u32;
 }
@@ -122,14 +126,32 @@ pub fn record_to_js(record: &Arc<ContextCompaction>) -> JsValue {
     object
 }
 
-/// The UTF-8 text of a long JavaScript string, in two native copies (encoded into a scratch
-/// buffer, then into this module's memory). A lone surrogate reads as U+FFFD, as
+/// The UTF-8 text of a long JavaScript string, encoded by the browser straight into this
+/// module's memory (one native pass for ASCII text: a buffer of one byte a UTF-16 unit, grown
+/// for what is left when wider characters fill it). A lone surrogate reads as U+FFFD, as
 /// `TextEncoder` makes it.
 fn long_to_string(js: &JsString) -> String {
-    // At most 3 bytes a UTF-16 unit.
-    let scratch = js_sys::Uint8Array::new_with_length(js.length().saturating_mul(3));
-    let written = TextEncoder::new().encode_into(js, &scratch).written();
-    let bytes = scratch.subarray(0, written).to_vec();
+    let units = js.length();
+    let encoder = TextEncoder::new();
+    let mut bytes = vec![0u8; units as usize];
+    let (mut read, mut written) = (0u32, 0usize);
+    loop {
+        let rest = if read == 0 {
+            js.clone()
+        } else {
+            js.slice(read, units)
+        };
+        let done = encoder.encode_into(&rest, &mut bytes[written..]);
+        read += done.read();
+        written += done.written() as usize;
+        if read >= units {
+            break;
+        }
+        // At most 3 bytes a UTF-16 unit still to read (and room for a 4-byte pair).
+        let need = written + (units - read) as usize * 3 + 4;
+        bytes.resize(need, 0);
+    }
+    bytes.truncate(written);
     // TextEncoder writes UTF-8 only.
     String::from_utf8(bytes).unwrap_or_default()
 }
