@@ -82,7 +82,7 @@ if [ "$native" = 1 ]; then
     step "native: where a cold count's instructions go (callgrind, tests/bench/profile.mjs)"
     cargo build -q --profile profiling -p ctxguard-core --example count_once
     node tests/bench/profile.mjs --bin "$CARGO_TARGET_DIR/profiling/examples/count_once" --out "$out/profile.json" \
-      "$corpus"/{prose,en,code,zh,letters,cjk,base64}.txt
+      "$corpus"/{prose,en,code,zh,mixed,letters,cjk,base64}.txt
   fi
 fi
 
