@@ -4,12 +4,12 @@
 // breakdown of the browser page, and the criterion results. Every sentence
 // is built from those figures, so it changes with them. Node built-ins only.
 
-const f1 = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-const pct = (part, whole) => `${Math.round((100 * part) / whole)}%`;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+import { f1, median } from "./format.mjs";
 
-/** Instructions a byte of one profiled input, and its parts as shares, e.g. "41.7 instructions a byte (pre-tokenizer 34%, …)". */
-function perByte(profile, input) {
+const pct = (part, whole) => `${Math.round((100 * part) / whole)}%`;
+
+/** Instructions a byte of one profiled input and its parts as shares, e.g. "41.7 instructions a byte (pre-tokenizer 34%, …)". */
+function work(profile, input) {
   const p = profile?.[input];
   if (!p) return null;
   const parts = Object.entries(p.parts)
@@ -17,8 +17,11 @@ function perByte(profile, input) {
     .sort((a, b) => b[1] - a[1])
     .map(([k, n]) => `${k} ${pct(n, p.instructions)}`)
     .join(", ");
-  return `${input} ${f1(p.instructions / p.bytes)} instructions a byte (${parts})`;
+  return `${f1(p.instructions / p.bytes)} instructions a byte (${parts})`;
 }
+
+/** The same, named: "en 41.7 instructions a byte (…)". */
+const perByte = (profile, input) => (profile?.[input] ? `${input} ${work(profile, input)}` : null);
 
 /** The brotli sizes (kB) of the .wasm's code, whole file and embedded tables, from wasm-sections.mjs's text. */
 function sectionSizes(sections) {
@@ -52,8 +55,8 @@ export function missBounds({ profile, sections, browser, coldMBps, fastestPeer }
     const said = inputs
       .map((i) => {
         const peer = fastestPeer(i);
-        const work = perByte(profile, i);
-        return peer ? `${i}: ${peer.name} ${f1(peer.mbps)} MB/s${work ? `; ours ${work.slice(i.length + 1)}` : ""}` : null;
+        const ours = work(profile, i);
+        return peer ? `${i}: ${peer.name} ${f1(peer.mbps)} MB/s${ours ? `; ours ${ours}` : ""}` : null;
       })
       .filter(Boolean);
     return said.length ? said.join("; ") : null;
@@ -69,8 +72,8 @@ export function missBounds({ profile, sections, browser, coldMBps, fastestPeer }
     const m = (k) => median(parts.map((x) => x[k]));
     bounds.init = `before any set-up, importing the glue (${f1(m("import_ms"))} ms) and fetching the ${f1(parts[0].wasm_bytes / 1e6)} MB .wasm (${f1(m("fetch_ms"))} ms) take ${f1(m("import_ms") + m("fetch_ms"))} ms; then compile ${f1(m("compile_ms"))}, instantiate ${f1(m("instantiate_ms"))}, o200k's set-up and the first count ${f1(m("first_count_ms"))} ms (medians of ${parts.length} fresh sessions)`;
   }
-  const work = ["prose", "en"].map((i) => perByte(profile, i)).filter(Boolean);
-  if (work.length) bounds.perByteWork = `the count loop's work, natively: ${work.join("; ")}`;
+  const loops = ["prose", "en"].map((i) => perByte(profile, i)).filter(Boolean);
+  if (loops.length) bounds.perByteWork = `the count loop's work, natively: ${loops.join("; ")}`;
   const worst = ["letters", "cjk"].filter((i) => profile?.[i]);
   if (worst.length) {
     bounds.worstRepeated = worst

@@ -13,6 +13,7 @@ import { cpus, totalmem } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { missBounds } from "./bounds.mjs";
+import { f1, median } from "./format.mjs";
 import { profileTable } from "./profile.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,8 +33,6 @@ export const WORST = ["letters", "a", "base64", "cjk"];
 const WORST_NAMES = { letters: "random a–z", a: "`a`", base64: "base64", cjk: "random CJK" };
 const BASELINES = ["toktok-rs", "bpe-openai", "tiktoken-rs"];
 
-const f1 = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kib = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(n % 1e6 ? 2 : 0)} MB` : `${Math.round(n / 1024)} KiB`);
 const ok = (pass) => (pass ? "yes" : "**no**");
 
@@ -192,16 +191,19 @@ const ran = (pairs) => pairs.some(([, x]) => x != null);
 /** MB/s of a browser result table's input (cold or warm pages, repeated runs), or null. */
 const pageMBps = (table) => (input) => table?.[input]?.mbps ?? null;
 
+/** The "what bounds a miss" cell: a dash where the target is met, else the measured bound. */
+const boundCell = (met, bound) => (met ? "–" : bound ?? "not measured in this run");
+
 /** Issue 25's worst-case row, `where`: each worst case ÷ prose per byte, cold, 1 MB. */
 const worstRow = (where, pairs, bound) => {
   const met = allMeet(pairs, (x) => x <= T25.worst);
-  return `| worst case ÷ prose, per byte, ≤ ${T25.worst}× (${where}, cold, 1 MB) | ${listRatios(pairs)} | ${ok(met)} | ${met ? "–" : bound ?? "not measured in this run"} |`;
+  return `| worst case ÷ prose, per byte, ≤ ${T25.worst}× (${where}, cold, 1 MB) | ${listRatios(pairs)} | ${ok(met)} | ${boundCell(met, bound)} |`;
 };
 
 /** The brotli size target's row (issues 11 and 25 share it): `brotli` bytes against `limitMB`. */
 const brotliRow = (brotli, limitMB, bound) => {
   const met = brotli / 1e6 <= limitMB;
-  const tail = bound === undefined ? "" : ` ${met ? "–" : bound ?? "not measured in this run"} |`;
+  const tail = bound === undefined ? "" : ` ${boundCell(met, bound)} |`;
   return `| core \`.wasm\` ≤ ${limitMB.toFixed(1)} MB brotli, with o200k, cl100k, p50k and r50k | ${(brotli / 1e6).toFixed(2)} MB | ${ok(met)} |${tail}`;
 };
 
@@ -328,7 +330,6 @@ function machine(chromium, loadStart) {
 /** Issue 25's browser targets: ctxguard ÷ hypertok (`single` tier) in the same run, start-up, worst cases. */
 function targets25(browser, bounds) {
   const rows = ["| target (issue 25, Chromium) | measured | met | what bounds a miss (measured in this run) |", "| --- | --- | --- | --- |"];
-  const why = (met, bound) => (met ? "–" : bound ?? "not measured in this run");
   const cold = browser?.cold ?? {};
   const warm = browser?.warm ?? {};
   const runs = browser?.tokenizers ?? {};
@@ -342,7 +343,7 @@ function targets25(browser, bounds) {
   const row = (what, rs, bound) => {
     if (!rs.length) return;
     const met = allMeet(rs, (x) => x >= T25.hypertok);
-    rows.push(`| ${what} ≥ ${T25.hypertok.toFixed(1)}× hypertok | ${listRatios(rs, (x) => x.toFixed(2))} | ${ok(met)} | ${why(met, bound)} |`);
+    rows.push(`| ${what} ≥ ${T25.hypertok.toFixed(1)}× hypertok | ${listRatios(rs, (x) => x.toFixed(2))} | ${ok(met)} | ${boundCell(met, bound)} |`);
   };
   row("cold (first count in a fresh page), o200k", ratios(cold, COLD_INPUTS), bounds.perByteWork);
   row("warm (after another text of the kind, same page)", ratios(warm, ["prose", "mixed"]), bounds.perByteWork);
@@ -356,7 +357,7 @@ function targets25(browser, bounds) {
   if (fresh[ours]?.length) {
     const m = (n) => (fresh[n]?.length ? `${n} ${f1(median(fresh[n]))} ms` : null);
     const met = median(fresh[ours]) <= T25.initMs;
-    rows.push(`| \`init()\` → first o200k count ≤ ${T25.initMs} ms, median of ${fresh[ours].length} fresh browser sessions (new profile each) | ${["ctxguard", "hypertok", "gpt-tokenizer"].map(m).filter(Boolean).join("; ")} | ${ok(met)} | ${why(met, bounds.init)} |`);
+    rows.push(`| \`init()\` → first o200k count ≤ ${T25.initMs} ms, median of ${fresh[ours].length} fresh browser sessions (new profile each) | ${["ctxguard", "hypertok", "gpt-tokenizer"].map(m).filter(Boolean).join("; ")} | ${ok(met)} | ${boundCell(met, bounds.init)} |`);
   }
   const worst = worstOverProse(pageMBps(cold[ours]));
   if (ran(worst)) rows.push(worstRow("Chromium", worst, bounds.worstRepeated));
@@ -364,7 +365,7 @@ function targets25(browser, bounds) {
   if (wt(ours) && wt(them)) {
     const w = WORST.map((i) => [i, wt(them)[i]?.complete && wt(ours)[i] ? wt(them)[i].ms / wt(ours)[i].ms : null]);
     const met = allMeet(w, (x) => x >= T25.hypertok);
-    rows.push(`| worst cases, repeated runs: hypertok's time ÷ ctxguard's (1 MB) | ${listRatios(w, (x) => x.toFixed(2))} | ${ok(met)} | ${why(met, bounds.worstRepeated)} |`);
+    rows.push(`| worst cases, repeated runs: hypertok's time ÷ ctxguard's (1 MB) | ${listRatios(w, (x) => x.toFixed(2))} | ${ok(met)} | ${boundCell(met, bounds.worstRepeated)} |`);
   }
   return rows.length > 2 ? rows.join("\n") : "";
 }
@@ -375,18 +376,17 @@ function targets25(browser, bounds) {
  */
 function targets25Native(res, brotli, differential, bounds) {
   const rows = ["| target (issue 25, native: one core, cold, o200k; the package; exactness) | measured | met | what bounds a miss (measured in this run) |", "| --- | --- | --- | --- |"];
-  const why = (met, bound) => (met ? "–" : bound ?? "not measured in this run");
   const ours = (i) => coldMBps(res, "ctxguard", i);
   if (ours("prose")) {
     const met = ours("prose") >= T25.nativeMBps;
-    rows.push(`| native ≥ ${T25.nativeMBps} MB/s on English prose (one core, cold) | prose ${f1(ours("prose"))} MB/s; en (real English) ${ours("en") ? f1(ours("en")) : "–"} MB/s | ${ok(met)} | ${why(met, bounds.native300)} |`);
+    rows.push(`| native ≥ ${T25.nativeMBps} MB/s on English prose (one core, cold) | prose ${f1(ours("prose"))} MB/s; en (real English) ${ours("en") ? f1(ours("en")) : "–"} MB/s | ${ok(met)} | ${boundCell(met, bounds.native300)} |`);
   }
   const peers = nativePeers(res);
   if (ours("en") && peers.length) {
     const pairs = [...COLD_INPUTS, ...WORST].map((i) => [i, overFastestPeer(res, i)]);
     const met = allMeet(pairs, (x) => x >= T25.nativePeers);
     const short = pairs.filter(([, x]) => x == null || x < T25.nativePeers).map(([i]) => i);
-    rows.push(`| native ≥ ${T25.nativePeers.toFixed(1)}× the fastest of ${peers.join(", ")} on every input (cold) | ${listRatios(pairs)} | ${ok(met)} | ${why(met, bounds.nativePeers(short))} |`);
+    rows.push(`| native ≥ ${T25.nativePeers.toFixed(1)}× the fastest of ${peers.join(", ")} on every input (cold) | ${listRatios(pairs)} | ${ok(met)} | ${boundCell(met, bounds.nativePeers(short))} |`);
   }
   const worst = worstOverProse(ours);
   if (ran(worst)) rows.push(worstRow("native", worst, bounds.worstRepeated));

@@ -152,8 +152,8 @@ impl<'a> Parents<'a> {
         self.range(0, self.l_lo.len())
     }
 
-    /// The parents of ranks `256 + from` to `256 + to` (`from` even), in
-    /// order: the byte planes walked together, with no index checked per rank.
+    /// The parents of ranks `256 + from` to `256 + to`, in order: the byte
+    /// planes walked together, with no index checked per rank.
     pub(crate) fn range(&self, from: usize, to: usize) -> impl Iterator<Item = (u32, u32)> + 'a {
         let Parents {
             l_lo,
@@ -164,13 +164,15 @@ impl<'a> Parents<'a> {
             ..
         } = *self;
         let to = to.min(l_lo.len());
-        let from = from.min(to) & !1;
+        let from = from.min(to);
         let plane = |p: &'a [u8]| p.get(from..to).unwrap_or_default().iter();
+        // Two ranks a byte of nibbles, the even rank's low: an odd `from` starts at a high one.
         let nibbles = high
             .get(from / 2..)
             .unwrap_or_default()
             .iter()
-            .flat_map(|&h| [h & 15, h >> 4]);
+            .flat_map(|&h| [h & 15, h >> 4])
+            .skip(from % 2);
         plane(l_lo)
             .zip(plane(l_mid))
             .zip(plane(r_lo).zip(plane(r_mid)))
@@ -206,6 +208,24 @@ impl<'a> Parents<'a> {
         Tokens {
             lens: Cow::Owned(lens),
             data: Cow::Owned(data),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Parents;
+
+    /// `range` walks the planes together and must give what `get` reads
+    /// rank by rank, from an even or an odd start (the nibbles pack two ranks a byte).
+    #[test]
+    fn a_range_of_parents_is_what_get_reads_from_any_start() {
+        let parents = Parents::parse(crate::bpe::O200K_TABLE);
+        let m = parents.count() - 256;
+        for (from, to) in [(0, 9), (1, 10), (4095, 4099), (m - 3, m), (7, 7), (0, m)] {
+            let walked: Vec<(u32, u32)> = parents.range(from, to).collect();
+            let read: Vec<(u32, u32)> = (from..to).map(|i| parents.get(i)).collect();
+            assert_eq!(walked, read, "ranks {from}..{to}");
         }
     }
 }
