@@ -16,8 +16,9 @@ use std::sync::OnceLock;
 
 const NONE: u32 = u32::MAX;
 
-/// Tokens whose merges one call of the set-up inserts.
+/// Tokens whose merges one call of the set-up inserts (even: `Parents::range` starts each).
 const SETUP_CHUNK: usize = 4096;
+const _: () = assert!(SETUP_CHUNK % 2 == 0);
 
 /// Bits of a merge-table slot that hold `rank + 1` (every vocabulary has fewer than 2^18 ranks).
 const RANK_BITS: u32 = 18;
