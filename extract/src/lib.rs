@@ -40,6 +40,7 @@ mod pptx;
 pub mod preview;
 pub mod record;
 pub mod sniff;
+pub mod source;
 mod truncate;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
@@ -49,6 +50,7 @@ mod xmind;
 pub use error::{DocumentError, ErrorCode, Subject};
 pub use format::Format;
 pub use limits::Limits;
+pub use source::{Source, SourceError, SourceReader};
 pub use record::{Extracted, PreparedImage, Record, Status, StoredTruncation, TypeData, Upload};
 pub use truncate::{SheetText, StrategyError, Truncation, TruncationKind};
 
