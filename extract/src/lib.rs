@@ -50,8 +50,8 @@ mod xmind;
 pub use error::{DocumentError, ErrorCode, Subject};
 pub use format::Format;
 pub use limits::Limits;
-pub use source::{Source, SourceError, SourceReader};
 pub use record::{Extracted, PreparedImage, Record, Status, StoredTruncation, TypeData, Upload};
+pub use source::{Source, SourceError, SourceReader};
 pub use truncate::{SheetText, StrategyError, Truncation, TruncationKind};
 
 use truncate::Unit;
@@ -83,8 +83,14 @@ impl Default for Options {
 }
 
 /// `DocumentParser().parse(bytes, extension)`: the extension (lower-cased,
-/// with its dot) picks the parser.
-pub fn parse(bytes: &[u8], extension: &str, options: &Options) -> Result<Extracted, DocumentError> {
+/// with its dot) picks the parser, which reads the upload from `source`.
+pub fn parse(
+    source: &dyn Source,
+    extension: &str,
+    options: &Options,
+) -> Result<Extracted, DocumentError> {
+    // Formats not yet read as a stream take the whole upload once, here.
+    let whole = || read_whole(source);
     let max = options.max_text_length;
     let limits = &options.limits;
     let strategy = |subject: Subject| move |e: StrategyError| DocumentError::failed(subject, e);
@@ -95,7 +101,7 @@ pub fn parse(bytes: &[u8], extension: &str, options: &Options) -> Result<Extract
     };
     match Format::of_extension(extension) {
         Format::Pdf => {
-            let pages = pdf::pages(bytes, limits)?;
+            let pages = pdf::pages(&whole()?, limits)?;
             let ocr_fallback = pdf::needs_ocr(&pages);
             let mut parsed = cut(Unit::Page, pages, Subject::Pdf)?;
             parsed.ocr_fallback = ocr_fallback;
@@ -103,31 +109,32 @@ pub fn parse(bytes: &[u8], extension: &str, options: &Options) -> Result<Extract
         }
         Format::Docx => cut(
             Unit::Paragraph,
-            docx::paragraphs(bytes, limits)?,
+            docx::paragraphs(&whole()?, limits)?,
             Subject::Word,
         ),
         Format::Pptx => cut(
             Unit::Slide,
-            pptx::slides(bytes, limits)?,
+            pptx::slides(&whole()?, limits)?,
             Subject::PowerPoint,
         ),
         Format::Xlsx => Ok(truncated(truncate::sheets(
-            &xlsx::sheets(bytes, limits)?,
+            &xlsx::sheets(&whole()?, limits)?,
             max,
         ))),
         Format::LegacyDoc => Err(legacy(ErrorCode::LegacyDoc, ".doc", ".docx")),
         Format::LegacyPpt => Err(legacy(ErrorCode::LegacyPpt, ".ppt", ".pptx")),
         Format::LegacyXls => Err(legacy(ErrorCode::LegacyXls, ".xls", ".xlsx")),
-        Format::Csv => csv::parse(bytes, max),
-        Format::Xmind => text_of(&xmind::markdown(bytes, limits)?, max),
-        Format::Image => image::parse(bytes, extension, limits, options.prepare_image_bytes),
+        Format::Csv => csv::parse(&whole()?, max),
+        Format::Xmind => text_of(&xmind::markdown(&whole()?, limits)?, max),
+        Format::Image => image::parse(&whole()?, extension, limits, options.prepare_image_bytes),
         Format::Media => Ok(Extracted::text("")),
-        Format::Zip => archive::parse(bytes, limits),
-        Format::Text => text_of(&decode::decode(bytes), max),
+        Format::Zip => archive::parse(&whole()?, limits),
+        Format::Text => text_of(&decode::decode(&whole()?), max),
         Format::Unknown => {
-            let mime = sniff::mime_type(bytes);
+            let bytes = whole()?;
+            let mime = sniff::mime_type(&bytes);
             if ctxguard_core::attachment::is_text_readable_mime(&mime) {
-                text_of(&decode::decode(bytes), max)
+                text_of(&decode::decode(&bytes), max)
             } else {
                 Err(DocumentError::new(
                     ErrorCode::UnrecognizedType,
@@ -156,6 +163,28 @@ fn text_of(text: &str, max: i64) -> Result<Extracted, DocumentError> {
         .map_err(|e| DocumentError::failed(Subject::Document, e))
 }
 
+/// The whole upload in memory, for a parser that does not read a stream yet.
+/// A failed read is a parse failure naming the host's reason.
+fn read_whole(source: &dyn Source) -> Result<Vec<u8>, DocumentError> {
+    let failed = |e: SourceError| DocumentError::failed(Subject::Document, e);
+    let len = usize::try_from(source.len()).map_err(|_| {
+        failed(SourceError::Read {
+            offset: 0,
+            reason: format!("{} bytes do not fit in memory", source.len()),
+        })
+    })?;
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(len).map_err(|_| {
+        failed(SourceError::Read {
+            offset: 0,
+            reason: format!("no memory for {len} bytes"),
+        })
+    })?;
+    bytes.resize(len, 0);
+    source::read_exact_at(source, 0, &mut bytes).map_err(failed)?;
+    Ok(bytes)
+}
+
 /// The legacy formats' refusal: `Legacy .doc format is not fully supported. Please convert to .docx`.
 fn legacy(code: ErrorCode, old: &str, new: &str) -> DocumentError {
     DocumentError::new(
@@ -164,15 +193,21 @@ fn legacy(code: ErrorCode, old: &str, new: &str) -> DocumentError {
     )
 }
 
-/// One upload as `ContextService.upload_attachment` handles it: the parse
-/// (skipped for video files, which are stored as they are) and the stored record.
+/// One upload held in memory, as [`upload_source`] handles it.
 pub fn upload(bytes: &[u8], filename: &str, options: &Options) -> Upload {
+    upload_source(&bytes, filename, options)
+}
+
+/// One upload as `ContextService.upload_attachment` handles it: the parse
+/// (skipped for video files, which are stored as they are) and the stored
+/// record, the bytes read from `source` where they lie.
+pub fn upload_source(source: &dyn Source, filename: &str, options: &Options) -> Upload {
     let extension = format::extension(filename);
-    let outcome = parse(bytes, &extension, options);
+    let outcome = parse(source, &extension, options);
     let mut type_data = TypeData {
         original_filename: filename.to_string(),
         file_extension: extension.clone(),
-        file_size: bytes.len() as u64,
+        file_size: source.len(),
         mime_type: format::mime_type(&extension).to_string(),
         is_truncated: None,
     };
