@@ -12,4 +12,18 @@ echo "==> trunk build --release (the demo page and the toolbar's modules)" >&2
 trunk build --release
 echo "==> cargo build --release -p ctxguard-cli" >&2
 cargo build --release -p ctxguard-cli
+# The port it serves: --port N (or --port=N) among the arguments, else $CTXGUARD_PORT, else 8080.
+# A taken port is an error (pass --port 0 for any free one; the server then prints which).
+port=${CTXGUARD_PORT:-8080}
+prev=""
+for arg in "$@"; do
+  case "$arg" in --port=*) port=${arg#--port=} ;; esac
+  [ "$prev" = --port ] && port=$arg
+  prev=$arg
+done
+if [ "$port" = 0 ]; then
+  echo "==> serving the demo on a free port (the line below names it)" >&2
+else
+  echo "==> serving the demo on port $port: http://127.0.0.1:$port/?session=demo (--port N for another)" >&2
+fi
 exec "$CARGO_TARGET_DIR/release/ctxguard" serve --demo --dist "$root/dist" "$@"

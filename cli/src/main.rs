@@ -15,6 +15,7 @@ mod args;
 mod commands;
 mod count_stream;
 mod input;
+mod publishers;
 mod server;
 
 use clap::Parser;

@@ -3,12 +3,14 @@
 //! or SIGTERM.
 
 use crate::args::ServeArgs;
+use crate::publishers::demo::{DemoConfig, SummarizerChoice};
+use crate::publishers::summarizer::HttpSummarizerConfig;
+use crate::publishers::{PublisherOptions, Publishers};
 use crate::server::auth::{secret_from_file_or_env, PUBLISH_TOKEN_VAR, READ_SECRET_VAR};
 use crate::server::conn::{default_max_connections, ConnLimits, DEFAULT_MAX_HEADER_BYTES};
-use crate::server::demo::{DemoConfig, SummarizerChoice};
+use crate::server::logging;
 use crate::server::store::StoreLimits;
-use crate::server::summarizer::HttpSummarizerConfig;
-use crate::server::{self, ServeOptions, StoreChoice};
+use crate::server::{Relay, ServeOptions, StoreChoice};
 use anyhow::{bail, ensure, Context, Result};
 use axum::http::HeaderValue;
 use std::path::PathBuf;
@@ -27,8 +29,10 @@ fn default_dist() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../dist"))
 }
 
-/// Runs the relay until Ctrl-C or SIGTERM; flags and environment become [`ServeOptions`].
+/// Runs the relay until Ctrl-C or SIGTERM; flags and environment become
+/// [`ServeOptions`] and [`PublisherOptions`].
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    logging::init(args.log_format);
     for (flag, value) in [
         ("--speed", args.speed),
         ("--replay-speed", args.replay_speed),
@@ -76,9 +80,6 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         host: args.host,
         port: args.port,
         dist: args.dist.unwrap_or_else(default_dist),
-        demo,
-        replay: args.replay,
-        replay_speed: args.replay_speed,
         store,
         limits: StoreLimits {
             buffer_events: args.buffer as usize,
@@ -102,11 +103,31 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
         },
     };
+    let publishing = PublisherOptions {
+        demo,
+        replay: args.replay,
+        replay_speed: args.replay_speed,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(server::run(options))?;
+    runtime.block_on(serve(options, publishing))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The relay and its built-in publishers, step by step: the port and the
+/// store first, then the built-in sessions, the routes, the publishers, and
+/// serving until a signal.
+async fn serve(options: ServeOptions, publishing: PublisherOptions) -> Result<()> {
+    let relay = Relay::open(options).await?;
+    let publishers = Publishers::register(publishing, relay.store()).await?;
+    let relay = relay.route(publishers.builtins());
+    let tasks = publishers.spawn(relay.store(), relay.metrics(), relay.shutdown())?;
+    let served = relay.serve().await;
+    for task in tasks {
+        task.abort();
+    }
+    served
 }

@@ -1,16 +1,11 @@
-//! The sessions the server runs itself: `demo` and `replay`. They are two
-//! publishers into the same store as any chat backend, through a
-//! [`Publisher`]; the server also knows what they tell clients about
+//! The sessions the server runs itself (`demo` and `replay`, published by
+//! `crate::publishers`), as the relay sees them: what they tell clients about
 //! themselves (their [`Profile`]) and when a client first asked for them (the
 //! replay waits for a viewer).
 
-use super::event::Outgoing;
-use super::metrics::Metrics;
 use super::session_id::SessionId;
-use super::store::Store;
-use ctxguard_core::protocol::{ContextState, StatusEvent};
+use ctxguard_core::protocol::ContextState;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::watch;
 
@@ -93,66 +88,5 @@ impl Builtins {
         let mut ids: Vec<&SessionId> = self.0.keys().collect();
         ids.sort_unstable();
         ids
-    }
-}
-
-/// A built-in session's way into the store: publishes as an HTTP publisher
-/// would, and says on stderr (once per outage) when the store refuses.
-pub struct Publisher {
-    store: Arc<dyn Store>,
-    metrics: Arc<Metrics>,
-    session: Arc<Builtin>,
-    failing: AtomicBool,
-}
-
-impl Publisher {
-    /// A publisher of `session` into `store`.
-    pub fn new(store: Arc<dyn Store>, metrics: Arc<Metrics>, session: Arc<Builtin>) -> Self {
-        Publisher {
-            store,
-            metrics,
-            session,
-            failing: AtomicBool::new(false),
-        }
-    }
-
-    /// The session published into.
-    pub fn session(&self) -> &Arc<Builtin> {
-        &self.session
-    }
-
-    /// Publishes `events`; returns their ids, none when the store refused (already reported).
-    pub async fn publish(&self, events: Vec<Outgoing>) -> Vec<u64> {
-        if events.is_empty() {
-            return Vec::new();
-        }
-        let n = events.len();
-        match self.store.publish(self.session.id(), events).await {
-            Ok(ids) => {
-                self.metrics.published(n);
-                if self.failing.swap(false, Ordering::Relaxed) {
-                    eprintln!(
-                        "ctxguard serve: session {}: publishing again",
-                        self.session.id()
-                    );
-                }
-                ids
-            }
-            Err(e) => {
-                if !self.failing.swap(true, Ordering::Relaxed) {
-                    eprintln!(
-                        "ctxguard serve: session {}: events dropped while {e}",
-                        self.session.id()
-                    );
-                }
-                Vec::new()
-            }
-        }
-    }
-
-    /// Publishes valid status events.
-    pub async fn publish_events(&self, events: Vec<StatusEvent>) -> Vec<u64> {
-        self.publish(events.into_iter().map(Outgoing::event).collect())
-            .await
     }
 }

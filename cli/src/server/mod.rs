@@ -1,49 +1,52 @@
 //! The status relay behind `ctxguard serve`: chat backends publish status
 //! events over HTTP, browsers follow each session's stream (SSE, resumable)
 //! and restore from its latest state, and any number of instances share the
-//! sessions through Redis. The built toolbar is served at `/`; the demo and
-//! the replay are two publishers like any other.
+//! sessions through Redis. The built toolbar is served at `/`; the built-in
+//! publishers (`crate::publishers`) feed it like any other backend.
 //!
 //! Layers, one concept a file:
 //! - [`routes`] is the router (`fn app`), built apart from any socket;
 //!   [`publish`], [`reads`], [`sse`], [`multiplex`] (several sessions on one
 //!   stream) and [`ops`] are its handlers;
 //!   [`session_id`], [`auth`] and [`error`] guard its boundary; [`state`] is
-//!   what they share and [`metrics`] what they count.
+//!   what they share, [`metrics`] what they count and [`logging`] what they
+//!   tell the operator (one line per request).
 //! - [`store`] holds sessions (memory or Redis); [`hub`] fans a session's
-//!   events out to the streams open on this instance.
+//!   events out to the streams open on this instance; [`builtin`] names the
+//!   sessions this process publishes itself.
 //! - [`conn`] accepts connections with timeouts and a cap.
-//! - [`builtin`], [`demo`] and [`replay`] are the built-in publishers;
-//!   [`summarizer`] answers the demo guard's summary requests.
+//!
+//! A run is three steps: [`Relay::open`] binds the port and opens the store,
+//! [`Relay::route`] builds the router once the built-in sessions are known,
+//! [`Routed::serve`] prints the banner and serves until Ctrl-C or SIGTERM.
 
 pub mod auth;
 pub mod builtin;
 pub mod conn;
-pub mod demo;
 pub mod error;
 pub mod event;
 pub mod hub;
+pub mod logging;
 pub mod metrics;
 pub mod multiplex;
 pub mod ops;
 pub mod publish;
 pub mod reads;
-pub mod replay;
 pub mod routes;
 pub mod session_id;
 pub mod shutdown;
 pub mod sse;
 pub mod state;
 pub mod store;
-pub mod summarizer;
 #[cfg(test)]
 pub(crate) mod testing;
 
 use anyhow::{Context, Result};
 use auth::Auth;
 use axum::http::HeaderValue;
-use builtin::{Builtin, Builtins, Profile, Publisher};
-use session_id::SessionId;
+use axum::Router;
+use builtin::Builtins;
+use metrics::Metrics;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -68,16 +71,10 @@ pub enum StoreChoice {
 pub struct ServeOptions {
     /// Address to listen on.
     pub host: String,
-    /// Port; 0 picks a free one. A busy port falls back to a free one.
+    /// Port; 0 picks a free one. A taken port is an error.
     pub port: u16,
     /// The built toolbar.
     pub dist: PathBuf,
-    /// Run the `demo` session with this configuration.
-    pub demo: Option<demo::DemoConfig>,
-    /// Replay this file as session `replay`.
-    pub replay: Option<PathBuf>,
-    /// Time scale of the replay's delays.
-    pub replay_speed: f64,
     /// Where sessions live.
     pub store: StoreChoice,
     /// Buffer, session count and idle limits.
@@ -96,18 +93,39 @@ pub struct ServeOptions {
     pub conn: conn::ConnLimits,
 }
 
-/// Binds `host:port`, or a free port on `host` when that one is busy.
-async fn bind(host: &str, port: u16) -> Result<TcpListener> {
-    match TcpListener::bind((host, port)).await {
-        Ok(l) => Ok(l),
-        Err(e) if port != 0 && e.kind() == std::io::ErrorKind::AddrInUse => {
-            eprintln!("ctxguard serve: port {port} is busy; picking a free one");
-            TcpListener::bind((host, 0))
-                .await
-                .with_context(|| format!("cannot listen on {host}"))
+/// Why `ctxguard serve` could not listen where it was told.
+#[derive(Debug, thiserror::Error)]
+pub enum BindError {
+    /// Another process listens on the port.
+    #[error("port {port} on {host} is taken by another process: stop it, or pass --port N (CTXGUARD_PORT=N) for another port, or --port 0 for any free one")]
+    Taken {
+        /// The address asked for.
+        host: String,
+        /// The port asked for.
+        port: u16,
+    },
+    /// Any other refusal (no such address, no permission).
+    #[error("cannot listen on {host}:{port}: {source}")]
+    Other {
+        /// The address asked for.
+        host: String,
+        /// The port asked for.
+        port: u16,
+        /// What the system said.
+        source: std::io::Error,
+    },
+}
+
+/// Binds `host:port` exactly (0: any free port); a taken port is [`BindError::Taken`].
+pub async fn bind(host: &str, port: u16) -> Result<TcpListener, BindError> {
+    TcpListener::bind((host, port)).await.map_err(|source| {
+        let host = host.to_string();
+        if source.kind() == std::io::ErrorKind::AddrInUse {
+            BindError::Taken { host, port }
+        } else {
+            BindError::Other { host, port, source }
         }
-        Err(e) => Err(e).with_context(|| format!("cannot listen on {host}:{port}")),
-    }
+    })
 }
 
 /// Opens the chosen store; its upkeep (sweeps, fan-out) runs until `shutdown`.
@@ -129,157 +147,168 @@ async fn open_store(
     }
 }
 
-/// Registers a built-in session and keeps it from eviction.
-async fn builtin(
-    store: &Arc<dyn Store>,
-    builtins: &mut Builtins,
-    id: &str,
-    profile: Profile,
-) -> Arc<Builtin> {
-    let id = SessionId::parse(id).expect("built-in session ids are valid");
-    if let Err(e) = store.pin(&id).await {
-        eprintln!("ctxguard serve: session {id}: {e}; it is created with its first event");
-    }
-    let session = Builtin::new(id, profile);
-    builtins.insert(session.clone());
-    session
+/// The relay with its port bound and its store open, before any route.
+pub struct Relay {
+    options: ServeOptions,
+    listener: TcpListener,
+    store: Arc<dyn Store>,
+    shutdown_tx: watch::Sender<bool>,
+    shutdown_rx: watch::Receiver<bool>,
 }
 
-/// Runs the server until Ctrl-C or SIGTERM.
-pub async fn run(options: ServeOptions) -> Result<()> {
-    let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let store = open_store(&options, shutdown_rx.clone()).await?;
-    let mut builtins = Builtins::default();
-    let demo_session = match &options.demo {
-        Some(_) => {
-            let profile = Profile {
-                model: Some(demo::MODEL.into()),
-                attachment_limit: Some(demo::ATTACHMENT_LIMIT_TOKENS),
-            };
-            Some(builtin(&store, &mut builtins, "demo", profile).await)
-        }
-        None => None,
-    };
-    let replay = match &options.replay {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let replay = replay::parse(&text);
-            for w in &replay.warnings {
-                eprintln!("ctxguard serve: {}: {w}", path.display());
-            }
-            anyhow::ensure!(
-                !replay.lines.is_empty(),
-                "{}: no event to replay",
-                path.display()
-            );
-            Some((
-                replay,
-                builtin(&store, &mut builtins, "replay", Profile::default()).await,
-            ))
-        }
-        None => None,
-    };
-    let auth = Auth::new(
-        options.publish_token.as_deref(),
-        options.read_secret.as_deref(),
-    );
-    let names: Vec<String> = builtins.ids().iter().map(|id| id.to_string()).collect();
-    let dist_ready = options.dist.join("index.html").is_file();
-    let mut state = state::AppState::new(
-        store.clone(),
-        auth,
-        builtins,
-        Some(options.dist.clone()),
-        shutdown_rx.clone(),
-    );
-    state.max_body_bytes = options.max_body_bytes;
-    state.keep_alive = options.keep_alive;
-    let metrics = state.metrics.clone();
-    let reads_open = state.auth.reads_are_open();
-    let can_publish = state.auth.can_publish();
-    let short_secret = state
-        .auth
-        .read_secret()
-        .is_some_and(auth::ReadSecret::is_short);
-    let app = routes::app(state, &options.allow_origins);
+impl Relay {
+    /// Step one: binds the port first (so a taken one fails before anything
+    /// starts), then opens the store.
+    pub async fn open(options: ServeOptions) -> Result<Relay> {
+        let listener = bind(&options.host, options.port).await?;
+        let (shutdown_tx, shutdown_rx) = watch::channel(false);
+        let store = open_store(&options, shutdown_rx.clone()).await?;
+        Ok(Relay {
+            options,
+            listener,
+            store,
+            shutdown_tx,
+            shutdown_rx,
+        })
+    }
 
-    let mut tasks = Vec::new();
-    if let (Some(config), Some(session)) = (options.demo.clone(), demo_session) {
-        let summarizer = match &config.summarizer {
-            demo::SummarizerChoice::Extractive => None,
-            demo::SummarizerChoice::Http(http) => {
-                Some(summarizer::HttpSummarizer::new(http.clone())?)
-            }
+    /// Where sessions live.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// Step two: the router over the store, serving `builtins` as the
+    /// sessions this process publishes itself.
+    pub fn route(self, builtins: Builtins) -> Routed {
+        let options = &self.options;
+        let auth = Auth::new(
+            options.publish_token.as_deref(),
+            options.read_secret.as_deref(),
+        );
+        let banner = Banner {
+            sessions: builtins.ids().iter().map(|id| id.to_string()).collect(),
+            store: self.store.kind(),
+            reads_open: auth.reads_are_open(),
+            can_publish: auth.can_publish(),
+            short_secret: auth.read_secret().is_some_and(auth::ReadSecret::is_short),
+            dist: options.dist.clone(),
         };
-        let publisher = Publisher::new(store.clone(), metrics.clone(), session);
-        let demo = demo::Demo::new(config, store::unix_micros() as i64);
-        tasks.push(tokio::spawn(demo::drive(
-            demo,
-            summarizer,
-            publisher,
-            shutdown_rx.clone(),
-        )));
-    }
-    if let Some((replay, session)) = replay {
-        let publisher = Publisher::new(store.clone(), metrics.clone(), session);
-        tasks.push(tokio::spawn(replay::drive(
-            replay,
-            options.replay_speed,
-            publisher,
-            shutdown_rx.clone(),
-        )));
-    }
-
-    let listener = bind(&options.host, options.port).await?;
-    let addr: SocketAddr = listener.local_addr().context("no local address")?;
-    let url = format!("http://{addr}/");
-    {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "ctxguard serve: listening on {url}");
-        for name in &names {
-            let _ = writeln!(out, "ctxguard serve: session {name}: {url}?session={name}");
+        let mut state = state::AppState::new(
+            self.store.clone(),
+            auth,
+            builtins,
+            Some(options.dist.clone()),
+            self.shutdown_rx.clone(),
+        );
+        state.max_body_bytes = options.max_body_bytes;
+        state.keep_alive = options.keep_alive;
+        let metrics = state.metrics.clone();
+        let app = routes::app(state, &options.allow_origins);
+        Routed {
+            relay: self,
+            app,
+            metrics,
+            banner,
         }
-        let _ = out.flush();
     }
-    eprintln!("ctxguard serve: store {}", store.kind());
-    if reads_open {
-        eprintln!(
-            "ctxguard serve: reads are open: anyone who knows a session id can read it (set --read-secret-file or {} to require read tokens)",
-            auth::READ_SECRET_VAR
-        );
-    } else if short_secret {
-        eprintln!(
-            "ctxguard serve: the read secret is shorter than {} bytes; use a longer one",
-            auth::MIN_SECRET_BYTES
-        );
+}
+
+/// What the operator is told at start.
+struct Banner {
+    sessions: Vec<String>,
+    store: &'static str,
+    reads_open: bool,
+    can_publish: bool,
+    short_secret: bool,
+    dist: PathBuf,
+}
+
+impl Banner {
+    /// The address and the built-in sessions' pages on stdout (scripts and
+    /// tests read the `listening on` line), the rest as log lines.
+    fn print(&self, addr: SocketAddr) {
+        let url = format!("http://{addr}/");
+        {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "ctxguard serve: listening on {url}");
+            for name in &self.sessions {
+                let _ = writeln!(out, "ctxguard serve: session {name}: {url}?session={name}");
+            }
+            let _ = out.flush();
+        }
+        tracing::info!(%addr, store = self.store, "listening");
+        if self.reads_open {
+            tracing::warn!(
+                "reads are open: anyone who knows a session id can read it (set --read-secret-file or {} to require read tokens)",
+                auth::READ_SECRET_VAR
+            );
+        } else if self.short_secret {
+            tracing::warn!(
+                "the read secret is shorter than {} bytes; use a longer one",
+                auth::MIN_SECRET_BYTES
+            );
+        }
+        if !self.can_publish {
+            tracing::warn!(
+                "publishing is off (set --publish-token-file or {} to let a backend publish)",
+                auth::PUBLISH_TOKEN_VAR
+            );
+        }
+        if !self.dist.join("index.html").is_file() {
+            tracing::warn!(
+                "no toolbar build in {} (run `trunk build --release`); / explains how",
+                self.dist.display()
+            );
+        }
     }
-    if !can_publish {
-        eprintln!(
-            "ctxguard serve: publishing is off (set --publish-token-file or {} to let a backend publish)",
-            auth::PUBLISH_TOKEN_VAR
-        );
-    }
-    if !dist_ready {
-        eprintln!(
-            "ctxguard serve: no toolbar build in {} (run `trunk build --release`); / explains how",
-            options.dist.display()
-        );
+}
+
+/// The relay with its routes, ready to serve.
+pub struct Routed {
+    relay: Relay,
+    app: Router,
+    metrics: Arc<Metrics>,
+    banner: Banner,
+}
+
+impl Routed {
+    /// Where sessions live.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.relay.store
     }
 
-    let signalled = async move {
-        shutdown::signal().await;
-        eprintln!("ctxguard serve: shutting down");
-        let _ = shutdown_tx.send(true);
-    };
-    tokio::select! {
-        _ = conn::serve(listener, app, options.conn, metrics, shutdown_rx) => {}
-        _ = async { signalled.await; std::future::pending::<()>().await } => {}
+    /// This instance's counters, which built-in publishers add to.
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
     }
-    for t in tasks {
-        t.abort();
+
+    /// Turns true when the relay shuts down.
+    pub fn shutdown(&self) -> &watch::Receiver<bool> {
+        &self.relay.shutdown_rx
     }
-    Ok(())
+
+    /// Step three: prints the banner, then serves until Ctrl-C or SIGTERM.
+    pub async fn serve(self) -> Result<()> {
+        let Routed {
+            relay,
+            app,
+            metrics,
+            banner,
+        } = self;
+        let addr = relay.listener.local_addr().context("no local address")?;
+        banner.print(addr);
+        let shutdown_tx = relay.shutdown_tx;
+        let signalled = async move {
+            shutdown::signal().await;
+            tracing::info!("shutting down");
+            let _ = shutdown_tx.send(true);
+        };
+        tokio::select! {
+            _ = conn::serve(relay.listener, app, relay.options.conn, metrics, relay.shutdown_rx) => {}
+            _ = async { signalled.await; std::future::pending::<()>().await } => {}
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -287,12 +316,15 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn a_busy_port_falls_back_to_a_free_one() {
+    async fn a_taken_port_is_an_error_that_names_it() {
         let taken = TcpListener::bind(("127.0.0.1", 0)).await.expect("bind");
         let port = taken.local_addr().expect("addr").port();
-        let other = bind("127.0.0.1", port).await.expect("falls back");
-        let got = other.local_addr().expect("addr").port();
-        assert!(got != port && got != 0);
+        let error = bind("127.0.0.1", port).await.expect_err("taken");
+        assert!(matches!(error, BindError::Taken { port: p, .. } if p == port));
+        assert!(
+            error.to_string().contains(&format!("port {port} ")),
+            "{error}"
+        );
         let any = bind("127.0.0.1", 0).await.expect("port 0");
         assert_ne!(any.local_addr().expect("addr").port(), 0);
     }

@@ -1,5 +1,8 @@
-//! What operators and load balancers ask: `GET /healthz` (200 while the
-//! store answers, 503 while it does not) and `GET /metrics` (Prometheus text).
+//! What operators, load balancers and container platforms ask:
+//! `GET /livez` (200 while the process answers at all: restart it otherwise),
+//! `GET /readyz` (200 while the store answers and the relay is not shutting
+//! down, 503 otherwise: send it no traffic), `GET /healthz` (the store check
+//! alone, kept for existing probes) and `GET /metrics` (Prometheus text).
 
 use super::metrics::StoreReading;
 use super::state::AppState;
@@ -12,6 +15,19 @@ use std::time::Duration;
 
 /// How long a health check or a scrape waits for the store.
 const STORE_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// `GET /livez`: `{"status":"ok"}` whenever the process can answer; it checks nothing else.
+pub async fn livez() -> Response {
+    Json(json!({ "status": "ok" })).into_response()
+}
+
+/// `GET /readyz`: as `/healthz`, and 503 once the relay is shutting down.
+pub async fn readyz(State(state): State<AppState>) -> Response {
+    if *state.shutdown.borrow() {
+        return unavailable(state.store.kind(), "shutting down");
+    }
+    healthz(State(state)).await
+}
 
 /// `GET /healthz`: `{"status":"ok","store":"memory"|"redis"}`, or 503 with the reason.
 pub async fn healthz(State(state): State<AppState>) -> Response {

@@ -9,16 +9,17 @@
 //! | `GET /api/events?session=…` | [`multiplex::events`] |
 //! | `POST /api/sessions/{id}/events` | [`publish::publish`] |
 //! | `DELETE /api/sessions/{id}` | [`publish::forget`] |
-//! | `GET /healthz`, `GET /metrics` | [`ops`] |
+//! | `GET /livez`, `GET /readyz`, `GET /healthz`, `GET /metrics` | [`ops`] |
 //! | anything else | the built toolbar, or JSON 404/405 |
 //!
 //! Every error body is JSON (a last layer turns any other error body into
 //! `{"error": reason}`). CORS headers go only to the origins given with
 //! `--allow-origin`; without any, browsers keep reads to the same origin.
+//! Every request is logged once ([`logging::log_request`]).
 
 use super::error::AppError;
 use super::state::{AppState, MAX_URI_BYTES};
-use super::{multiplex, ops, publish, reads, sse};
+use super::{logging, multiplex, ops, publish, reads, sse};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -45,6 +46,8 @@ pub fn app(state: AppState, origins: &[HeaderValue]) -> Router {
             get(sse::events).post(publish::publish),
         )
         .route("/api/events", get(multiplex::events))
+        .route("/livez", get(ops::livez))
+        .route("/readyz", get(ops::readyz))
         .route("/healthz", get(ops::healthz))
         .route("/metrics", get(ops::metrics))
         .method_not_allowed_fallback(method_not_allowed)
@@ -65,6 +68,7 @@ pub fn app(state: AppState, origins: &[HeaderValue]) -> Router {
     router
         .layer(from_fn(limit_uri))
         .layer(map_response(json_error_bodies))
+        .layer(from_fn(logging::log_request))
 }
 
 /// Answers 414 to a request target longer than [`MAX_URI_BYTES`].

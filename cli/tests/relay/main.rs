@@ -6,6 +6,7 @@
 mod examples;
 mod interface;
 mod multiplex;
+mod operations;
 mod redis_store;
 mod robustness;
 mod support;

@@ -123,9 +123,13 @@ impl Server {
             .env_remove("CTXGUARD_PUBLISH_TOKEN")
             .env_remove("CTXGUARD_READ_SECRET")
             .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .stdin(Stdio::null());
+        Server::spawn(command)
+    }
+
+    /// Starts `command` (a `ctxguard serve …`) and waits for its `listening on` line.
+    pub fn spawn(mut command: Command) -> Server {
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = command.spawn().expect("the binary starts");
         let stdout = child.stdout.take().expect("piped");
         let stderr_pipe = child.stderr.take().expect("piped");

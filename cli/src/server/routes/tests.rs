@@ -429,3 +429,24 @@ async fn serves_the_build_or_says_how_to_make_it() {
     assert!(ct.starts_with("application/json"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test]
+async fn liveness_always_and_readiness_until_shutdown() {
+    let (state, tx) = memory_state(8);
+    let (status, _, body, _) = send(&state, &[], get("/livez")).await;
+    assert_eq!(
+        (status, body.as_str()),
+        (StatusCode::OK, r#"{"status":"ok"}"#)
+    );
+    let (status, _, body, _) = send(&state, &[], get("/readyz")).await;
+    assert_eq!(
+        (status, body.as_str()),
+        (StatusCode::OK, r#"{"status":"ok","store":"memory"}"#)
+    );
+    tx.send(true).expect("a receiver");
+    let (status, _, body, _) = send(&state, &[], get("/readyz")).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(body.contains("shutting down"), "{body}");
+    let (status, _, _, _) = send(&state, &[], get("/livez")).await;
+    assert_eq!(status, StatusCode::OK, "alive while draining");
+}

@@ -225,7 +225,7 @@ impl RedisStore {
                 }
             }
             if self.fan_out_up.swap(false, Ordering::SeqCst) {
-                eprintln!("ctxguard serve: lost the Redis fan-out; reconnecting");
+                tracing::warn!("lost the Redis fan-out; reconnecting");
             }
             tokio::select! {
                 _ = tokio::time::sleep(backoff) => {}

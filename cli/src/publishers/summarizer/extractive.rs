@@ -192,7 +192,7 @@ fn tool_key_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::summarizer::testing::conversation;
+    use crate::publishers::summarizer::testing::conversation;
     use serde_json::Value;
 
     fn counter() -> TokenCounter {

@@ -186,7 +186,7 @@ fn wire_message(m: &Message) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::summarizer::testing::{completion, conversation, http, stub};
+    use crate::publishers::summarizer::testing::{completion, conversation, http, stub};
 
     #[test]
     fn wire_messages_are_chat_completions_shaped() {

@@ -2,8 +2,8 @@
 //! makes its summariser calls, and publishes what it emits.
 
 use super::Demo;
-use crate::server::builtin::Publisher;
-use crate::server::summarizer::HttpSummarizer;
+use crate::publishers::summarizer::HttpSummarizer;
+use crate::publishers::Publisher;
 use ctxguard_core::guard::SummaryError;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
@@ -39,7 +39,7 @@ pub async fn drive(
             }
         }
         for note in demo.take_notes() {
-            eprintln!("ctxguard serve: demo: {note}");
+            tracing::info!(session = "demo", "{note}");
         }
         while calls.try_join_next().is_some() {}
         let deadline = start + demo.next_deadline();

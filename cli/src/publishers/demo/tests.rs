@@ -1,12 +1,13 @@
 //! The demo on a virtual clock, and once on tokio against a summariser stub.
 
 use super::*;
-use crate::server::builtin::{Builtin, Profile, Publisher};
+use crate::publishers::summarizer::testing::{completion, http, stub};
+use crate::publishers::Publisher;
+use crate::server::builtin::{Builtin, Profile};
 use crate::server::hub::Delivery;
 use crate::server::metrics::Metrics;
 use crate::server::store::memory::MemoryStore;
 use crate::server::store::{Store, StoreLimits};
-use crate::server::summarizer::testing::{completion, http, stub};
 use crate::server::testing::sid;
 use ctxguard_core::guard::{is_summary, SUMMARY_INSTRUCTION};
 use ctxguard_core::protocol::failure_reason;

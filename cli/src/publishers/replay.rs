@@ -13,8 +13,8 @@
 //! has a state from the start; the rest play when the first client asks for
 //! the session (its `/context` or its stream), so a viewer sees them all.
 
-use super::builtin::Publisher;
-use super::event::Outgoing;
+use super::Publisher;
+use crate::server::event::Outgoing;
 use ctxguard_core::protocol::StatusEvent;
 use serde_json::Value;
 use std::time::Duration;
@@ -133,9 +133,10 @@ pub async fn drive(
         }
         publisher.publish(vec![Outgoing::raw(&line.data)]).await;
     }
-    eprintln!(
-        "ctxguard serve: replay finished ({} events sent)",
-        replay.lines.len()
+    tracing::info!(
+        session = "replay",
+        events = replay.lines.len(),
+        "replay finished"
     );
 }
 
