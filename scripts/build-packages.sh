@@ -6,7 +6,7 @@
 # nothing. Neither package is committed.
 #   pkg/core/     ctxguard-core: core's WebAssembly API (cargo + wasm-bindgen +
 #                 wasm-opt, then core/npm/build.mjs: the Node entries,
-#                 package.json, README) and its subpath ./documents (the
+#                 package.json, README, LICENSE, THIRD-PARTY-NOTICES.md) and its subpath ./documents (the
 #                 ctxguard-extract parsers, a .wasm of their own), packed as
 #                 pkg/ctxguard-core-VERSION.tgz
 #   pkg/toolbar/  ctxguard-toolbar: <ctxguard-toolbar> and <ctxguard-attachment-preview>
@@ -78,7 +78,7 @@ build_core() {
   local out=pkg/core
   local hash
   hash=$(inputs_hash core/src core/build.rs core/Cargo.toml core/npm extract/src extract/Cargo.toml \
-    Cargo.toml Cargo.lock scripts/build-packages.sh)
+    Cargo.toml Cargo.lock scripts/build-packages.sh LICENSE THIRD-PARTY-NOTICES.md)
   if up_to_date "$out" "$hash"; then
     echo "==> pkg/core is up to date (--force rebuilds it)" >&2
     return
@@ -91,6 +91,8 @@ build_core() {
   local repository
   repository=$(git remote get-url origin 2>/dev/null || true)
   node core/npm/build.mjs "$out" --version "$version" ${repository:+--repository "$repository"}
+  # What it ships from whom under which licence (scripts/licences.py), and ctxguard's own licence.
+  cp LICENSE THIRD-PARTY-NOTICES.md "$out/"
   # The tarball a user installs (pkg/ctxguard-core-VERSION.tgz); the example hosts install it.
   rm -f pkg/ctxguard-core-*.tgz
   (cd "$out" && npm pack --silent --pack-destination .. >/dev/null)
@@ -103,7 +105,7 @@ build_toolbar() {
   local hash
   hash=$(inputs_hash web/src web/css web/js web/Cargo.toml web/engine core/src core/build.rs core/Cargo.toml \
     extract/src extract/Cargo.toml index.html Trunk.toml scripts/name-modules.mjs Cargo.toml Cargo.lock \
-    scripts/build-packages.sh)
+    scripts/build-packages.sh LICENSE THIRD-PARTY-NOTICES.md)
   if up_to_date "$out" "$hash"; then
     echo "==> pkg/toolbar is up to date (--force rebuilds it)" >&2
     return
@@ -124,7 +126,7 @@ build_toolbar() {
   mkdir -p "$out"
   cp -r "$dist/ctxguard-toolbar/." "$out/"
   rm -rf "$dist" "$dist.log"
-  cp web/js/README.md "$out/"
+  cp web/js/README.md LICENSE THIRD-PARTY-NOTICES.md "$out/"
   sed "s/\"version\": \"[^\"]*\"/\"version\": \"$version\"/" web/js/package.json >"$out/package.json"
   # The declarations: core's wire types (defined once, shared with ctxguard-core), then the elements'.
   { cat core/src/protocol/wire.d.ts; echo; cat web/js/ctxguard-toolbar.d.ts; } >"$out/ctxguard-toolbar.d.ts"

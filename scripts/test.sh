@@ -2,7 +2,7 @@
 # Runs every test of the project: installs what is missing (scripts/setup.sh),
 # then each suite in turn, whatever the ones before it did:
 #   lint     cargo fmt, clippy (native, and wasm32 for every crate that ships to
-#            browsers), the TypeScript contract check;
+#            browsers), the TypeScript contract check, the licence check;
 #   cargo    cargo test --workspace (unit, property, conformance and fuzz-replay tests);
 #   tests/*  every folder with a run.sh (browser suites, npm hosts, examples).
 # One line per suite (PASS/FAIL, its count, its seconds), then
@@ -63,6 +63,9 @@ lint() {
   check "cargo clippy (wasm32: the toolbar, its DOM tests and the preview engine)" \
     cargo clippy -p ctxguard-web -p ctxguard-preview-engine --target wasm32-unknown-unknown --features ctxguard-web/local-preview --all-targets -- -D warnings
   check "scripts/check-contracts.sh (the TypeScript side of the wire types)" bash scripts/check-contracts.sh
+  check "scripts/licences.py --self-test (an unlisted licence fails the check)" python3 scripts/licences.py --self-test
+  check "scripts/licences.py --check (every dependency's licence allowed; THIRD-PARTY-NOTICES.md and the npm license fields current)" \
+    python3 scripts/licences.py --check
   echo "$passed passed, $failed failed"
   [ "$failed" = 0 ]
 }
