@@ -430,4 +430,8 @@ if __name__ == "__main__":
     if mode not in ("", "--check"):
         print("usage: scripts/licences.py [--check | --self-test]", file=sys.stderr)
         sys.exit(2)
-    sys.exit(main(check=mode == "--check"))
+    try:
+        sys.exit(main(check=mode == "--check"))
+    except subprocess.CalledProcessError as e:
+        print(f"licences.py: `{' '.join(e.cmd)}` failed:\n{e.stderr.strip()}", file=sys.stderr)
+        sys.exit(1)
