@@ -68,7 +68,7 @@ DERIVED = [
      "text": "licences/PyPDF2.txt"},
     {"crate": "ctxguard-extract", "name": "Adobe Glyph List (through PyPDF2's `adobe_glyphs`, extended with GlyphNameFormatter's names)",
      "licence": "BSD-3-Clause", "url": "https://github.com/adobe-type-tools/agl-aglfn",
-     "copyright": "Copyright 2002-2019 Adobe; GlyphNameFormatter: LettError (Erik van Blokland and Tal Leming)",
+     "copyright": "Copyright 2002-2019 Adobe; GlyphNameFormatter: LettError (Erik van Blokland) and its contributors (licence not verified here)",
      "what": "`extract/src/pdf/tables.rs`: the glyph-name list",
      "text": "licences/adobe-glyph-list.txt"},
     {"crate": "ctxguard-extract", "name": "openpyxl 3.1.5", "licence": "MIT",
