@@ -10,10 +10,18 @@
 #   bash tests/e2e/run.sh                      # screenshot into a temp dir
 #   UPDATE_SCREENSHOT=1 bash tests/e2e/run.sh  # ... into docs/toolbar.png
 #   E2E_DIST=DIR bash tests/e2e/run.sh         # use an existing toolbar build
+#   bash tests/e2e/run.sh --only TEXT          # only the checks whose name holds TEXT
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 source scripts/env.sh
+only=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) only=(--only "${2:?--only takes the text of a check name}"); shift 2 ;;
+    *) echo "$0: unknown option $1 (expected --only TEXT)" >&2; exit 2 ;;
+  esac
+done
 
 for tool in cargo trunk node npm "${CHROMIUM:-/usr/bin/chromium}"; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -52,4 +60,4 @@ shot="$work/toolbar.png"
 [ "${UPDATE_SCREENSHOT:-}" = 1 ] && shot="$root/docs/toolbar.png" && mkdir -p docs
 
 echo "==> browser checks"
-node tests/e2e/e2e.mjs --bin "$work/ctxguard" --dist "$dist" --screenshot "$shot"
+node tests/e2e/e2e.mjs --bin "$work/ctxguard" --dist "$dist" --screenshot "$shot" "${only[@]}"

@@ -3,7 +3,7 @@
 # when up to date), checks its size budget, then drives <ctxguard-toolbar>
 # and <ctxguard-attachment-preview> in headless Chromium through their public
 # API (tests/elements/run.mjs). Prints `N passed, M failed`; exits non-zero on
-# any failure.
+# any failure. `--only TEXT`: only the checks whose name holds TEXT.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"

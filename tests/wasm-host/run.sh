@@ -9,7 +9,8 @@
 #   4. the host page test: tests/wasm-host/index.html in headless Chromium (tests/support),
 #      the package through its browser entry (prints the timings), then the tarball's
 #      size and the .wasm's raw/gzip/brotli size.
-# Exits non-zero when any step fails. Options: --rebuild (always rebuild pkg/core/).
+# Exits non-zero when any step fails. Options: --rebuild (always rebuild pkg/core/);
+# --only TEXT (cargo's name filter for the wasm tests, run.mjs's --only for the page checks).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/tests/wasm-host"
@@ -17,10 +18,13 @@ cd "$root"
 source scripts/env.sh
 
 rebuild=0
-for arg in "$@"; do
-  case "$arg" in
-    --rebuild) rebuild=1 ;;
-    *) echo "run.sh: unknown option $arg" >&2; exit 2 ;;
+only=()
+filter=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rebuild) rebuild=1; shift ;;
+    --only) only=(--only "${2:?--only takes the text of a test name}"); filter=("$2"); shift 2 ;;
+    *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 
@@ -36,11 +40,11 @@ if ! bash scripts/build-packages.sh core $([ "$rebuild" = 1 ] && echo --force); 
 fi
 
 step "cargo test --target wasm32-unknown-unknown -p ctxguard-core --test wasm (headless Chromium)"
-cargo test -p ctxguard-core --target wasm32-unknown-unknown --test wasm ||
+cargo test -p ctxguard-core --target wasm32-unknown-unknown --test wasm -- "${filter[@]}" ||
   fail "core's wasm tests"
 
 step "cargo test --target wasm32-unknown-unknown -p ctxguard-extract --test wasm (every document case, headless Chromium)"
-cargo test -p ctxguard-extract --target wasm32-unknown-unknown --test wasm ||
+cargo test -p ctxguard-extract --target wasm32-unknown-unknown --test wasm -- "${filter[@]}" ||
   fail "the document cases in wasm"
 
 step "install the packed tarball into tests/wasm-host (typescript from the lock file)"
@@ -60,7 +64,7 @@ fi
 
 step "host page test in headless Chromium (tests/wasm-host/index.html), 3 fresh page loads"
 npm_ci_if_changed tests/support || fail "npm ci in tests/support"
-node "$here/run.mjs" --runs 3 || fail "host page test"
+node "$here/run.mjs" --runs 3 "${only[@]}" || fail "host page test"
 
 step "package size"
 echo "$(basename "$tarball"): $(stat -c %s "$tarball") B packed"
