@@ -51,6 +51,16 @@ if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/ch
   apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei >/dev/null
 fi
 
+# The other two engines the element and package checks run in (tests/support/engines.mjs):
+# Firefox ESR (driven over WebDriver BiDi) and WebKitGTK, Safari's engine (WebKitWebDriver and
+# MiniBrowser, under Xvfb).
+if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/firefox-esr ] || [ ! -x /usr/bin/WebKitWebDriver ] || [ ! -x /usr/bin/Xvfb ]; }; then
+  step "installing Debian's firefox-esr, webkit2gtk-driver and xvfb"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq firefox-esr webkit2gtk-driver xvfb >/dev/null
+fi
+
 # redis-server for the relay's Redis-store tests (each test starts its own on a free port, persistence off).
 if ! has_version redis-server "v=7"; then
   step "installing Debian's redis-server"

@@ -6,9 +6,9 @@
 #      vector through the core entry points, plus the JS-facing layer (core/tests/wasm.rs);
 #   3. the TypeScript check of a host using every export (tsc --noEmit, strict, with
 #      bundler and with Node resolution), and no `any` in the public declarations;
-#   4. the host page test: tests/wasm-host/index.html in headless Chromium (tests/support),
-#      the package through its browser entry (prints the timings), then the tarball's
-#      size and the .wasm's raw/gzip/brotli size.
+#   4. the host page test: tests/wasm-host/index.html and pool.html in Chromium, Firefox ESR
+#      and WebKitGTK (tests/support/engines.mjs), the package through its browser entry
+#      (prints the timings), then the tarball's size and the .wasm's raw/gzip/brotli size.
 # Exits non-zero when any step fails. Options: --rebuild (always rebuild pkg/core/);
 # --only TEXT (cargo's name filter for the wasm tests, run.mjs's --only for the page checks).
 set -uo pipefail
@@ -62,7 +62,7 @@ else
   echo "no \`any\` in the public declarations"
 fi
 
-step "host page test in headless Chromium (tests/wasm-host/index.html), 3 fresh page loads"
+step "host page test in every engine (tests/wasm-host/index.html; 3 fresh page loads in Chromium)"
 npm_ci_if_changed tests/support || fail "npm ci in tests/support"
 node "$here/run.mjs" --runs 3 "${only[@]}" || fail "host page test"
 
