@@ -12,7 +12,8 @@
 #   pkg/toolbar/  ctxguard-toolbar: <ctxguard-toolbar> and <ctxguard-attachment-preview>
 #                 (web/: the elements; web/engine/: the preview engine the
 #                 preview's Worker runs), built by trunk with the demo page
-#                 (dist/ctxguard-toolbar/), packed as pkg/ctxguard-toolbar-VERSION.tgz
+#                 (kept whole as pkg/demo/, which tests/e2e serves: one release
+#                 build per change for both), packed as pkg/ctxguard-toolbar-VERSION.tgz
 # Usage: scripts/build-packages.sh [--force] [NAME...]   (NAME: core, toolbar; default all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -101,11 +102,11 @@ build_core() {
 build_toolbar() {
   local out=pkg/toolbar
   local hash
-  hash=$(inputs_hash web/src web/css web/js web/Cargo.toml web/engine core/src core/build.rs core/Cargo.toml \
+  hash=$(inputs_hash web/src web/build.rs web/css web/js web/page.css web/Cargo.toml web/engine core/src core/build.rs core/Cargo.toml \
     extract/src extract/Cargo.toml index.html Trunk.toml scripts/name-modules.mjs Cargo.toml Cargo.lock \
     scripts/build-packages.sh)
-  if up_to_date "$out" "$hash"; then
-    echo "==> pkg/toolbar is up to date (--force rebuilds it)" >&2
+  if up_to_date "$out" "$hash" && [ -f pkg/demo/index.html ]; then
+    echo "==> pkg/toolbar and pkg/demo are up to date (--force rebuilds them)" >&2
     return
   fi
   # trunk builds the package's browser files with the demo page (index.html, Trunk.toml):
@@ -113,17 +114,18 @@ build_toolbar() {
   # engine (ctxguard-preview-engine: the parsers and core's tokenizer), then the entry and
   # worker scripts; the package is that folder plus its manifest, README and declarations.
   echo "==> pkg/toolbar: trunk build --release (the elements and the preview engine)" >&2
-  local dist
-  dist=$(mktemp -d "${TMPDIR:-/tmp}/ctxguard-dist.XXXXXX")
-  if ! trunk build --release --dist "$dist" >"$dist.log" 2>&1; then
-    tail -n 40 "$dist.log" >&2
+  local dist=pkg/demo log
+  log=$(mktemp "${TMPDIR:-/tmp}/ctxguard-trunk.XXXXXX")
+  rm -rf "$dist" "$out"
+  if ! trunk build --release --dist "$dist" >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    rm -f "$log"
     echo "build-packages.sh: trunk build failed" >&2
     return 1
   fi
-  rm -rf "$out"
+  rm -f "$log"
   mkdir -p "$out"
   cp -r "$dist/ctxguard-toolbar/." "$out/"
-  rm -rf "$dist" "$dist.log"
   cp web/js/README.md "$out/"
   sed "s/\"version\": \"[^\"]*\"/\"version\": \"$version\"/" web/js/package.json >"$out/package.json"
   # The declarations: core's wire types (defined once, shared with ctxguard-core), then the elements'.
