@@ -71,14 +71,18 @@ if ! has_version redis-server "v=7"; then
   if command -v systemctl >/dev/null 2>&1; then systemctl disable --now redis-server >/dev/null 2>&1 || true; fi
 fi
 
+# Both without their default features, which are TLS stacks (rustls and ring) and trunk's
+# update check: nothing here downloads (Trunk.toml says offline; wasm-bindgen-test-runner
+# speaks plain HTTP to the local chromedriver). trunk 510 -> 490 compile units,
+# wasm-bindgen-cli 216 -> 201 (cargo +nightly build --unit-graph).
 if [ "$want_web_tools" = 1 ]; then
   if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
     step "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-    quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+    quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features
   fi
   if ! has_version trunk "$TRUNK_VERSION"; then
     step "cargo install trunk $TRUNK_VERSION"
-    quick_install trunk --version "$TRUNK_VERSION" --locked
+    quick_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
   fi
   if [ ! -x "$tools/node_modules/.bin/wasm-opt" ]; then
     step "npm install binaryen@$BINARYEN_VERSION (wasm-opt)"
