@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need, skipping whatever is already there.
-# Usage: scripts/setup.sh [--no-browser] [--no-web-tools]
+# Usage: scripts/setup.sh [--no-browser] [--no-web-tools] [--trunk]
+#   --trunk: also trunk, for `trunk serve` while working on the toolbar (the demo and the tests
+#   build the page without it: scripts/build-packages.sh).
 set -euo pipefail
 
 WASM_BINDGEN_VERSION=0.2.130
@@ -13,10 +15,12 @@ source "$root/scripts/env.sh"
 tools="$CTXGUARD_TOOLS"
 want_browser=1
 want_web_tools=1
+want_trunk=0
 for arg in "$@"; do
   case "$arg" in
     --no-browser) want_browser=0 ;;
     --no-web-tools) want_web_tools=0 ;;
+    --trunk) want_trunk=1 ;;
     *) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -80,7 +84,7 @@ if [ "$want_web_tools" = 1 ]; then
     step "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
     quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features
   fi
-  if ! has_version trunk "$TRUNK_VERSION"; then
+  if [ "$want_trunk" = 1 ] && ! has_version trunk "$TRUNK_VERSION"; then
     step "cargo install trunk $TRUNK_VERSION"
     quick_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
   fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test: builds the demo page (scripts/build-packages.sh toolbar:
-# trunk, release, offline, the page with the toolbar package, kept as pkg/demo/
-# and skipped when up to date, so the elements suite reuses it) and the CLI, starts `ctxguard serve` with a short fast
+# release, the page with the toolbar package, kept as pkg/demo/ and skipped
+# when up to date, so the elements suite reuses it) and the CLI, starts `ctxguard serve` with a short fast
 # script on a free loopback port, and drives headless Chromium
 # (tests/support's driver; tests/e2e/e2e.mjs): live updates, reload during a
 # compaction, the history and the forecast, ?session=/?lang=/?token=, server
@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-for tool in cargo trunk wasm-bindgen wasm-opt node npm "${CHROMIUM:-/usr/bin/chromium}"; do
+for tool in cargo wasm-bindgen wasm-opt node npm "${CHROMIUM:-/usr/bin/chromium}"; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "tests/e2e/run.sh: $tool is missing (run scripts/setup.sh)" >&2
     exit 1
