@@ -5,13 +5,15 @@
 # of REPEATS runs (default 9). Prints a BENCHMARKS.md table.
 #
 #   scripts/bench-pdf.sh
-#   REPEATS=21 PYTHON=/work/refenv/bin/python scripts/bench-pdf.sh
+#   REPEATS=21 PYTHON=/path/to/python scripts/bench-pdf.sh
+# The Python with PyPDF2 3.0.1: $PYTHON, else the reference environment's
+# ($CTXGUARD_REFERENCE, built by tools/differential/setup-reference.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-python="${PYTHON:-/work/refenv/bin/python}"
+python="${PYTHON:-${CTXGUARD_REFERENCE:-/nonexistent}/venv/bin/python}"
 if ! "$python" -c 'import PyPDF2, sys; sys.exit(PyPDF2.__version__ != "3.0.1")' 2>/dev/null; then
-  echo "scripts/bench-pdf.sh: needs PyPDF2 3.0.1: python3 -m venv /work/refenv && /work/refenv/bin/pip install PyPDF2==3.0.1" >&2
+  echo "scripts/bench-pdf.sh: needs PyPDF2 3.0.1: run tools/differential/setup-reference.sh DIR and export CTXGUARD_REFERENCE=DIR (or set PYTHON)" >&2
   exit 1
 fi
 target="${CARGO_TARGET_DIR:-$root/target}"

@@ -11,8 +11,11 @@
 #                 pkg/ctxguard-core-VERSION.tgz
 #   pkg/toolbar/  ctxguard-toolbar: <ctxguard-toolbar> and <ctxguard-attachment-preview>
 #                 (web/: the elements; web/engine/: the preview engine the
-#                 preview's Worker runs), built by trunk with the demo page
-#                 (dist/ctxguard-toolbar/), packed as pkg/ctxguard-toolbar-VERSION.tgz
+#                 preview's Worker runs), built with the demo page as `trunk build
+#                 --release` builds it from index.html (build_page: the same cargo,
+#                 wasm-bindgen and wasm-opt invocations, without needing trunk), kept
+#                 whole as pkg/demo/, which tests/e2e serves: one release build per
+#                 change for both; packed as pkg/ctxguard-toolbar-VERSION.tgz
 # Usage: scripts/build-packages.sh [--force] [NAME...]   (NAME: core, toolbar; default all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,6 +74,45 @@ wasm_module() {
   wasm-opt "${opt[@]}" "${WASM_FEATURES[@]}" "$dir/${name}_bg.wasm" -o "$dir/${name}_bg.wasm"
 }
 
+# build_page DIST: the demo page and the toolbar's browser files into DIST, as `trunk build
+# --release` makes them from index.html's trunk links (scripts/page-links.mjs reads them):
+# each worker crate built by cargo with its release profile, bound by wasm-bindgen for the web
+# and optimised by wasm-opt with the link's level and parameters, in trunk's argument order;
+# the copied files and the stylesheet; then trunk's post_build hook (scripts/name-modules.mjs)
+# on the staged files. trunk itself stays the tool of `trunk serve`.
+build_page() {
+  local dist=$1 stage kind href target profile level params crate lib out
+  stage=$(mktemp -d "${TMPDIR:-/tmp}/ctxguard-page.XXXXXX")
+  while IFS=$'\t' read -r kind href target profile level params; do
+    case "$kind" in
+      rust)
+        crate=$(awk -F'"' '/^\[package\]/ { p = 1 } p && /^name *=/ { print $2; exit }' "$href")
+        lib=${crate//-/_}
+        out="$stage/$target"
+        mkdir -p "$out"
+        cargo build -q --target=wasm32-unknown-unknown --manifest-path "$href" --profile "$profile"
+        wasm-bindgen --target=web --out-dir="$out" --out-name="$crate" \
+          "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/$lib.wasm" --no-typescript
+        local opt
+        read -ra opt <<<"$params"
+        wasm-opt --output="$stage/$crate.opt.wasm" "-O$level" "$out/${crate}_bg.wasm" "${opt[@]}"
+        mv "$stage/$crate.opt.wasm" "$out/${crate}_bg.wasm"
+        ;;
+      copy)
+        mkdir -p "$stage/$target"
+        cp "$href" "$stage/$target/"
+        ;;
+      css) cp "$href" "$stage/" ;;
+    esac
+  done < <(node scripts/page-links.mjs steps)
+  node scripts/page-links.mjs page >"$stage/index.html"
+  TRUNK_STAGING_DIR="$stage" node scripts/name-modules.mjs
+  rm -rf "$dist"
+  mkdir -p "$(dirname "$dist")"
+  mv "$stage" "$dist"
+  chmod 755 "$dist"
+}
+
 # The workspace's version (one for every crate and package).
 version=$(awk -F'"' '/^\[workspace.package\]/ { p = 1 } p && /^version *=/ { print $2; exit }' Cargo.toml)
 
@@ -103,29 +145,23 @@ build_core() {
 build_toolbar() {
   local out=pkg/toolbar
   local hash
-  hash=$(inputs_hash web/src web/css web/js web/Cargo.toml web/engine core/src core/build.rs core/Cargo.toml \
-    extract/src extract/Cargo.toml index.html Trunk.toml scripts/name-modules.mjs Cargo.toml Cargo.lock \
+  hash=$(inputs_hash web/src web/build.rs web/css web/js web/page.css web/Cargo.toml web/engine core/src core/build.rs core/Cargo.toml \
+    extract/src extract/Cargo.toml index.html Trunk.toml scripts/name-modules.mjs scripts/page-links.mjs Cargo.toml Cargo.lock \
     scripts/build-packages.sh LICENSE THIRD-PARTY-NOTICES.md)
-  if up_to_date "$out" "$hash"; then
-    echo "==> pkg/toolbar is up to date (--force rebuilds it)" >&2
+  if up_to_date "$out" "$hash" && [ -f pkg/demo/index.html ]; then
+    echo "==> pkg/toolbar and pkg/demo are up to date (--force rebuilds them)" >&2
     return
   fi
-  # trunk builds the package's browser files with the demo page (index.html, Trunk.toml):
-  # the elements (ctxguard-web, size-optimised, no parser, no tokenizer) and the preview
-  # engine (ctxguard-preview-engine: the parsers and core's tokenizer), then the entry and
-  # worker scripts; the package is that folder plus its manifest, README and declarations.
-  echo "==> pkg/toolbar: trunk build --release (the elements and the preview engine)" >&2
-  local dist
-  dist=$(mktemp -d "${TMPDIR:-/tmp}/ctxguard-dist.XXXXXX")
-  if ! trunk build --release --dist "$dist" >"$dist.log" 2>&1; then
-    tail -n 40 "$dist.log" >&2
-    echo "build-packages.sh: trunk build failed" >&2
-    return 1
-  fi
+  # The package's browser files are built with the demo page (index.html): the elements
+  # (ctxguard-web, size-optimised, no parser, no tokenizer) and the preview engine
+  # (ctxguard-preview-engine: the parsers and core's tokenizer), then the entry and worker
+  # scripts; the package is that folder plus its manifest, README and declarations.
+  echo "==> pkg/toolbar: the demo page and the package (release: the elements and the preview engine)" >&2
+  local dist=pkg/demo
   rm -rf "$out"
+  build_page "$dist"
   mkdir -p "$out"
   cp -r "$dist/ctxguard-toolbar/." "$out/"
-  rm -rf "$dist" "$dist.log"
   cp web/js/README.md LICENSE THIRD-PARTY-NOTICES.md "$out/"
   sed "s/\"version\": \"[^\"]*\"/\"version\": \"$version\"/" web/js/package.json >"$out/package.json"
   # The declarations: core's wire types (defined once, shared with ctxguard-core), then the elements'.

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Runs the demo: installs what is missing, builds the demo page (trunk,
-# release: the page, and the toolbar's two WebAssembly modules and scripts
-# under dist/ctxguard-toolbar/), and serves it with a live demo session.
+# Runs the demo: installs what is missing, builds the demo page
+# (scripts/build-packages.sh toolbar, release: the page, and the toolbar's two
+# WebAssembly modules and scripts, in pkg/demo/; skipped when up to date), and
+# serves it with a live demo session.
 # Usage: scripts/demo.sh [--port N]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/env.sh
 bash scripts/setup.sh
-echo "==> trunk build --release (the demo page and the toolbar's modules)" >&2
-trunk build --release
+bash scripts/build-packages.sh toolbar
 echo "==> cargo build --release -p ctxguard-cli" >&2
 cargo build --release -p ctxguard-cli
 # The port it serves: --port N (or --port=N) among the arguments, else $CTXGUARD_PORT, else 8080.
@@ -26,4 +26,4 @@ if [ "$port" = 0 ]; then
 else
   echo "==> serving the demo on port $port: http://127.0.0.1:$port/?session=demo (--port N for another)" >&2
 fi
-exec "$CARGO_TARGET_DIR/release/ctxguard" serve --demo --dist "$root/dist" "$@"
+exec "$CARGO_TARGET_DIR/release/ctxguard" serve --demo --dist "$root/pkg/demo" "$@"

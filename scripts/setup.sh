@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need, skipping whatever is already there.
-# Usage: scripts/setup.sh [--no-browser] [--no-web-tools]
+# Usage: scripts/setup.sh [--no-browser] [--no-web-tools] [--trunk]
+#   --trunk: also trunk, for `trunk serve` while working on the toolbar (the demo and the tests
+#   build the page without it: scripts/build-packages.sh).
 set -euo pipefail
 
 WASM_BINDGEN_VERSION=0.2.130
@@ -13,10 +15,12 @@ source "$root/scripts/env.sh"
 tools="$CTXGUARD_TOOLS"
 want_browser=1
 want_web_tools=1
+want_trunk=0
 for arg in "$@"; do
   case "$arg" in
     --no-browser) want_browser=0 ;;
     --no-web-tools) want_web_tools=0 ;;
+    --trunk) want_trunk=1 ;;
     *) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +55,16 @@ if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/ch
   apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei >/dev/null
 fi
 
+# The other two engines the element and package checks run in (tests/support/engines.mjs):
+# Firefox ESR (driven over WebDriver BiDi) and WebKitGTK, Safari's engine (WebKitWebDriver and
+# MiniBrowser, under Xvfb).
+if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/firefox-esr ] || [ ! -x /usr/bin/WebKitWebDriver ] || [ ! -x /usr/bin/Xvfb ]; }; then
+  step "installing Debian's firefox-esr, webkit2gtk-driver and xvfb"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq firefox-esr webkit2gtk-driver xvfb >/dev/null
+fi
+
 # redis-server for the relay's Redis-store tests (each test starts its own on a free port, persistence off).
 if ! has_version redis-server "v=7"; then
   step "installing Debian's redis-server"
@@ -61,14 +75,18 @@ if ! has_version redis-server "v=7"; then
   if command -v systemctl >/dev/null 2>&1; then systemctl disable --now redis-server >/dev/null 2>&1 || true; fi
 fi
 
+# Both without their default features, which are TLS stacks (rustls and ring) and trunk's
+# update check: nothing here downloads (Trunk.toml says offline; wasm-bindgen-test-runner
+# speaks plain HTTP to the local chromedriver). trunk 510 -> 490 compile units,
+# wasm-bindgen-cli 216 -> 201 (cargo +nightly build --unit-graph).
 if [ "$want_web_tools" = 1 ]; then
   if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
     step "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-    quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+    quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features
   fi
-  if ! has_version trunk "$TRUNK_VERSION"; then
+  if [ "$want_trunk" = 1 ] && ! has_version trunk "$TRUNK_VERSION"; then
     step "cargo install trunk $TRUNK_VERSION"
-    quick_install trunk --version "$TRUNK_VERSION" --locked
+    quick_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
   fi
   if [ ! -x "$tools/node_modules/.bin/wasm-opt" ]; then
     step "npm install binaryen@$BINARYEN_VERSION (wasm-opt)"

@@ -1,6 +1,7 @@
 //! Runs the `document_parse` cases of a JSONL file (the reference's answers
-//! filled in by the oracle) and prints each disagreement: the differential
-//! loop of the document parsers. `cargo run -p ctxguard-extract --example
+//! filled in by `tools/differential/reference.py`) and prints each
+//! disagreement: the differential loop of the document parsers
+//! (`tools/differential/compare.sh` runs both). `cargo run -p ctxguard-extract --example
 //! document_diff -- FILE.jsonl [MAX_SHOWN]`.
 
 use std::process::ExitCode;

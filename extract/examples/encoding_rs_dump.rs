@@ -1,5 +1,5 @@
 //! Prints what `encoding_rs` makes of every short sequence the codec tables
-//! are generated over, for `scripts/gen_codec_tables.py`:
+//! are generated over, for `tools/generate/gen_codec_tables.py`:
 //! `cargo run -p ctxguard-extract --example encoding_rs_dump > /tmp/encoding_rs.txt`.
 //! One line per sequence: `label hex` and the code points in hex, or `E`.
 

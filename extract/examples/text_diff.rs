@@ -1,5 +1,5 @@
 //! Differential runner for the text side (decode, chardet, sniff) against
-//! lines the reference wrote (`scripts/textdiff/*.py`):
+//! lines the reference wrote (`tools/differential/text/*.py`):
 //! `cargo run -q -p ctxguard-extract --example text_diff -- CASES.jsonl`.
 //!
 //! Each line is `{"mode", "hex", ...}`:

@@ -24,10 +24,9 @@ if (!existsSync(join(pkg, "wasm/ctxguard_toolbar_bg.wasm")) || !existsSync(join(
   console.error(`run.mjs: no packages at ${pkg} and pkg/core (run scripts/build-packages.sh toolbar core)`);
   process.exit(2);
 }
-const only = option("--only", null);
 
 const tally = new Tally();
-const check = (name, fn) => (only && !name.includes(only) ? Promise.resolve() : tally.check(name, fn));
+const check = (name, fn) => tally.check(name, fn);
 
 const site = await serveDirectory(root);
 const browser = await launchBrowser();

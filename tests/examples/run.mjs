@@ -6,16 +6,20 @@
 // session to a plain page that imports the installed toolbar tarball).
 //
 // Usage: node tests/examples/run.mjs --bin PATH [--screenshot docs/react-example.png]
-//        node tests/examples/run.mjs --only socketio   (no relay needed)
+//        node tests/examples/run.mjs --only socket.io   (one check; the relay's only when a relay check runs)
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { launchBrowser, root, serveDirectory } from "../support/browser.mjs";
-import { Tally, assert, option, startServe, stopAll, until } from "../support/net.mjs";
+import { Tally, assert, option, startServe, stopAll, until, wanted } from "../support/net.mjs";
 
+const RELAY_CHECKS = [
+  "plain HTML: one import, a toolbar fed by SSE goes live and follows the session",
+  "React: socket payloads reach the toolbar; ctxguard-change comes back into React state",
+];
 const bin = option("--bin", null);
-const only = option("--only", null);
+const relayWanted = RELAY_CHECKS.some(wanted);
 const screenshot = option("--screenshot", null);
-if (!bin && only !== "socketio") {
+if (!bin && relayWanted) {
   console.error("usage: node tests/examples/run.mjs --bin PATH [--screenshot FILE]");
   process.exit(2);
 }
@@ -46,11 +50,11 @@ const deep = (id) => `document.querySelector("ctxguard-toolbar").shadowRoot.quer
 
 try {
   // The example page comes from another origin than the server: allow it (CORS for the reads).
-  if (only !== "socketio") await relayExamples();
+  if (relayWanted) await relayExamples();
   async function relayExamples() {
     const server = await startServe(bin, ["--demo", "--speed", "10", "--heartbeat-ms", "300", "--allow-origin", site.origin]);
 
-    await tally.check("plain HTML: one import, a toolbar fed by SSE goes live and follows the session", async () => {
+    await tally.check(RELAY_CHECKS[0], async () => {
       const page = await browser.newPage();
       const errors = [];
       page.on("pageerror", (e) => errors.push(e.message));
@@ -63,7 +67,7 @@ try {
       await page.close();
     });
 
-    await tally.check("React: socket payloads reach the toolbar; ctxguard-change comes back into React state", async () => {
+    await tally.check(RELAY_CHECKS[1], async () => {
       const page = await browser.newPage({ viewport: { width: 1120, height: 900 } });
       const errors = [];
       page.on("pageerror", (e) => errors.push(e.message));

@@ -6,10 +6,18 @@
 # packed toolbar tarball installed as a user would). Prints
 # `N passed, M failed`; exits non-zero on any failure.
 #   UPDATE_SCREENSHOT=1 bash tests/examples/run.sh   # also writes docs/react-example.png
+#   bash tests/examples/run.sh --only TEXT            # only the checks whose name holds TEXT
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 source scripts/env.sh
+only=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) only=(--only "${2:?--only takes the text of a check name}"); shift 2 ;;
+    *) echo "$0: unknown option $1 (expected --only TEXT)" >&2; exit 2 ;;
+  esac
+done
 
 for tool in cargo node npm "${CHROMIUM:-/usr/bin/chromium}"; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -45,4 +53,4 @@ tarball=$(ls pkg/ctxguard-toolbar-*.tgz)
 shot=()
 [ "${UPDATE_SCREENSHOT:-}" = 1 ] && shot=(--screenshot "$root/docs/react-example.png")
 echo "==> browser checks"
-node tests/examples/run.mjs --bin "$work/ctxguard" "${shot[@]}"
+node tests/examples/run.mjs --bin "$work/ctxguard" "${shot[@]}" "${only[@]}"

@@ -3,7 +3,7 @@
 # package (skipped when up to date), installs the packed tarball into this
 # folder's node_modules next to the pinned Vite and webpack (npm ci from the
 # lock file), then run.mjs builds the two-line app with each and loads it in
-# headless Chromium.
+# headless Chromium. `--only TEXT`: only the checks whose name holds TEXT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/tests/npm-bundlers"

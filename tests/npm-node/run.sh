@@ -6,10 +6,18 @@
 # the export list and argument handling, issue 24's faults (faults.mjs), and the time
 # from import to the first count; then documents.mjs (every document case through
 # parseDocument) and pool.mjs (ctxguard-core/pool's TokenPool on worker_threads).
+# `--only TEXT`: only the checks (and document cases) whose name holds TEXT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 source scripts/env.sh
+only=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) only=(--only "${2:?--only takes the text of a check name}"); shift 2 ;;
+    *) echo "$0: unknown option $1 (expected --only TEXT)" >&2; exit 2 ;;
+  esac
+done
 
 bash scripts/build-packages.sh core || { echo "npm-node: the package did not build"; echo "0 passed, 1 failed"; exit 1; }
 tarball=$(ls "$root"/pkg/ctxguard-core-*.tgz)
@@ -23,11 +31,11 @@ cp tests/npm-node/host.mjs tests/npm-node/host.cjs tests/npm-node/pool.mjs tests
 
 status=0
 echo "--> node host.mjs (import)"
-(cd "$project" && CTXGUARD_ROOT="$root" node host.mjs) || status=1
+(cd "$project" && CTXGUARD_ROOT="$root" node host.mjs "${only[@]}") || status=1
 echo "--> node host.cjs (require)"
-(cd "$project" && CTXGUARD_ROOT="$root" node host.cjs) || status=1
+(cd "$project" && CTXGUARD_ROOT="$root" node host.cjs "${only[@]}") || status=1
 echo "--> node documents.mjs (every document_parse case through ctxguard-core/documents)"
-(cd "$project" && CTXGUARD_ROOT="$root" node documents.mjs) || status=1
+(cd "$project" && CTXGUARD_ROOT="$root" node documents.mjs "${only[@]}") || status=1
 echo "--> node pool.mjs (ctxguard-core/pool on worker_threads)"
-(cd "$project" && CTXGUARD_ROOT="$root" node pool.mjs) || status=1
+(cd "$project" && CTXGUARD_ROOT="$root" node pool.mjs "${only[@]}") || status=1
 exit $status

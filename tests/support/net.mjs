@@ -1,7 +1,8 @@
 // What every Node test runner shares besides the browser: command-line
 // options, free loopback ports, waiting for a condition, starting and
 // stopping `ctxguard serve`, and the `N passed, M failed` tally that
-// scripts/test.sh sums up.
+// scripts/test.sh sums up. Every runner takes `--only TEXT`: only the checks
+// whose name holds TEXT (any case) run (`scripts/test.sh --only SUITE TEXT`).
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 
@@ -15,6 +16,14 @@ export function option(name, fallback) {
 /** Whether `--name` is on the command line. */
 export function flag(name) {
   return process.argv.slice(2).includes(name);
+}
+
+/** The `--only TEXT` filter of this run (lower-cased), or null when every check runs. */
+export const onlyText = option("--only", null)?.toLowerCase() ?? null;
+
+/** Whether the check called `name` runs under `--only` (always without one). */
+export function wanted(name) {
+  return onlyText === null || String(name).toLowerCase().includes(onlyText);
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -103,13 +112,14 @@ export async function stopAll() {
   await Promise.all([...running].map(stopProcess));
 }
 
-/** Named checks with a closing `N passed, M failed` line. */
+/** Named checks with a closing `N passed, M failed` line; `--only TEXT` skips the others. */
 export class Tally {
   passed = 0;
   failed = 0;
 
-  /** Runs one named check; a throw is a failure with its first stack lines. */
+  /** Runs one named check (unless `--only` leaves it out); a throw is a failure with its first stack lines. */
   async check(name, fn) {
+    if (!wanted(name)) return;
     const t0 = Date.now();
     try {
       await fn();
@@ -128,8 +138,17 @@ export class Tally {
     console.log(`FAIL ${what}`);
   }
 
-  /** Prints the tally; the exit code: 0 only when something passed and nothing failed. */
+  /**
+   * Prints the tally; the exit code: 0 only when nothing failed and something passed (under
+   * `--only`, nothing may have matched here: scripts/test.sh fails a filter no runner of the
+   * suite matched).
+   */
   finish() {
+    if (onlyText !== null && this.passed + this.failed === 0) {
+      console.log(`no check's name holds "${onlyText}" (--only)`);
+      console.log("0 passed, 0 failed");
+      return 0;
+    }
     console.log(`${this.passed} passed, ${this.failed} failed`);
     return this.failed === 0 && this.passed > 0 ? 0 : 1;
   }

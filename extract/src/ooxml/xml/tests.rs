@@ -1,6 +1,6 @@
 use super::*;
 
-/// The reader's events as the lxml tree dump of `/work/diff/ooxml/xml_cases.py` writes them:
+/// The reader's events as the lxml tree dump of `tools/differential/ooxml/xml_cases.py` writes them:
 /// `S{ns}local attr=value…`, `T<text>` (a whole text node), `N`, `E`.
 pub(crate) fn dump(bytes: &[u8]) -> Result<Vec<String>, XmlError> {
     let source = Source::new(bytes)?;

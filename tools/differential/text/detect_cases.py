@@ -3,10 +3,9 @@
 _decode_binary_data text for generated inputs: texts of many languages in
 every plausible codec, short and long, mixed with ASCII, markup and digits,
 corrupted, truncated, and random or binary-looking bytes.
-`detect_cases.py OUT.jsonl COUNT [SEED]` (run with /work/refenv/bin/python)."""
+`detect_cases.py OUT.jsonl COUNT [SEED]` (run with the reference interpreter: ../reference-python.sh prints it)."""
 import json, logging, os, random, sys
 
-sys.path.insert(0, "/work/refharness")
 logging.disable(logging.CRITICAL)
 import chardet  # noqa: E402
 from app.services.attachment.parser import DocumentParser  # noqa: E402

@@ -5,7 +5,7 @@ and Differences fonts; Td TD Tm T* ' " TJ Tz Tw TL cm q Q Do; rotations,
 right-to-left text, escapes, broken operands), extracts each with PyPDF2 as
 the backend does and with `ctxguard extract`, and reports every difference.
 
-  /work/refenv/bin/python scripts/pdf-oracle.py target/release/ctxguard [N] [SEED]
+  $(tools/differential/reference-python.sh) tools/differential/pdf-oracle.py target/release/ctxguard [N] [SEED]
 """
 import io, random, subprocess, sys, tempfile, os, zlib
 from PyPDF2 import PdfReader
@@ -147,6 +147,9 @@ def reference(data):
 
 
 diffs = 0
+# Each differing PDF is kept for a closer look: $OUT, default /tmp/ctxguard-diff/pdf.
+keep_dir = os.environ.get("OUT", "/tmp/ctxguard-diff/pdf")
+os.makedirs(keep_dir, exist_ok=True)
 with tempfile.TemporaryDirectory() as work:
     for i in range(n):
         data = case()
@@ -159,7 +162,7 @@ with tempfile.TemporaryDirectory() as work:
             mine = mine[:-1]
         if (ref is None) != (mine is None) or (ref is not None and ref != mine):
             diffs += 1
-            keep = "/work/pdfcases/oracle/diff%d.pdf" % i
+            keep = os.path.join(keep_dir, "diff%d.pdf" % i)
             open(keep, "wb").write(data)
             print("DIFF", keep, repr(ref)[:300], "|||", repr(mine)[:300], r.stderr.decode()[:200])
 print("%d of %d differ" % (diffs, n))

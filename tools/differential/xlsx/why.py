@@ -1,5 +1,6 @@
+"""why.py FILE.jsonl dN...: the reference's exception (type, message, where) for the given cases.
+Run with the reference interpreter (../reference-python.sh prints it)."""
 import json, sys, base64, io, traceback, logging
-sys.path.insert(0, '/work/refharness')
 logging.disable(logging.CRITICAL)
 import warnings; warnings.simplefilter('ignore')
 from knowledge_engine.excel import read_excel_sheets
