@@ -14,6 +14,8 @@
 //! - [`read_attachment`]: paging of an attachment's extracted text;
 //! - [`split`]: offsets where an encoding always splits, to count a large
 //!   text in parts that add up to its count;
+//! - [`projection`]: what sending a message will do to the window, before
+//!   it is sent (the projected snapshot and the guard's verdict);
 //! - [`guard`]: the pre-model-call pipeline (source pass, summary compaction,
 //!   emergency pass) as a sans-IO state machine;
 //! - [`traces`] and [`protocol`]: the records and wire events the rules emit.
@@ -48,6 +50,7 @@ pub mod guard;
 pub mod ledger;
 pub mod message;
 pub mod metrics;
+pub mod projection;
 pub mod protocol;
 pub mod pyjson;
 pub mod read_attachment;
