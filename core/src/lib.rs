@@ -18,6 +18,8 @@
 //!   it is sent (the projected snapshot and the guard's verdict);
 //! - [`guard`]: the pre-model-call pipeline (source pass, summary compaction,
 //!   emergency pass) as a sans-IO state machine;
+//! - [`usage`]: a provider's usage report (OpenAI, Anthropic, AI SDK
+//!   shapes) as a snapshot;
 //! - [`traces`] and [`protocol`]: the records and wire events the rules emit.
 //!
 //! The crate is sans-IO: no network, no clock, no threads. Hosts (the CLI's
@@ -58,6 +60,7 @@ pub mod split;
 pub mod tokens;
 pub mod tool_output;
 pub mod traces;
+pub mod usage;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 pub mod wasm;
 
