@@ -10,6 +10,7 @@ use crate::projection::DraftCount;
 use crate::state::Toolbar;
 use ctxguard_core::tokens::Tokens;
 use ctxguard_core::usage::ProviderUsage;
+use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlElement;
 
