@@ -12,6 +12,7 @@ import { Harness } from "./harness.mjs";
 import { documentsChecks } from "./documents.checks.mjs";
 import { packageChecks } from "./package.checks.mjs";
 import { previewChecks } from "./preview.checks.mjs";
+import { projectionChecks } from "./projection.checks.mjs";
 import { sseChecks } from "./sse.checks.mjs";
 import { toolbarChecks } from "./toolbar.checks.mjs";
 
@@ -38,6 +39,7 @@ try {
   const h = new Harness(browser, site);
   await packageChecks(h, check, { pkg });
   await toolbarChecks(h, check);
+  await projectionChecks(h, check);
   await sseChecks(h, check);
   await previewChecks(h, check);
   await documentsChecks(h, check);
