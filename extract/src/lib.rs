@@ -125,10 +125,10 @@ pub fn parse(
         Format::LegacyPpt => Err(legacy(ErrorCode::LegacyPpt, ".ppt", ".pptx")),
         Format::LegacyXls => Err(legacy(ErrorCode::LegacyXls, ".xls", ".xlsx")),
         Format::Csv => csv::parse(&whole()?, max),
-        Format::Xmind => text_of(&xmind::markdown(&whole()?, limits)?, max),
+        Format::Xmind => text_of(&xmind::markdown(source, limits)?, max),
         Format::Image => image::parse(&whole()?, extension, limits, options.prepare_image_bytes),
         Format::Media => Ok(Extracted::text("")),
-        Format::Zip => archive::parse(&whole()?, limits),
+        Format::Zip => archive::parse(source, limits),
         Format::Text => text_of(&decode::decode(&whole()?), max),
         Format::Unknown => {
             let bytes = whole()?;
