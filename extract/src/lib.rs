@@ -117,10 +117,11 @@ pub fn parse(
             pptx::slides(&whole()?, limits)?,
             Subject::PowerPoint,
         ),
-        Format::Xlsx => Ok(truncated(truncate::sheets(
-            &xlsx::sheets(&whole()?, limits)?,
-            max,
-        ))),
+        Format::Xlsx => {
+            let mut sink = truncate::SheetsStream::new(max);
+            xlsx::sheets(source, limits, &mut sink)?;
+            Ok(truncated(sink.finish()))
+        }
         Format::LegacyDoc => Err(legacy(ErrorCode::LegacyDoc, ".doc", ".docx")),
         Format::LegacyPpt => Err(legacy(ErrorCode::LegacyPpt, ".ppt", ".pptx")),
         Format::LegacyXls => Err(legacy(ErrorCode::LegacyXls, ".xls", ".xlsx")),

@@ -48,7 +48,7 @@ fn srels_for(pkg: &mut Package<'_>, partname: &str, depth: usize) -> Result<Vec<
 /// The XML of the main document part, loading the package as python-docx does.
 pub(super) fn main_document(bytes: &[u8], limits: &Limits) -> Result<Vec<u8>, String> {
     let depth = limits.max_xml_depth;
-    let mut pkg = Package::open(bytes, limits).map_err(|e| e.to_string())?;
+    let mut pkg = Package::open(&bytes, limits).map_err(|e| e.to_string())?;
     let ct_xml = pkg.read("[Content_Types].xml").map_err(|e| e.to_string())?;
     let content_types =
         ContentTypes::parse(&ct_xml, depth, Flavor::Docx).map_err(|e| e.to_string())?;

@@ -94,7 +94,7 @@ fn load_rels(
 /// Loads the package as python-pptx does, up to its presentation part.
 pub(super) fn load(bytes: &[u8], limits: &Limits) -> Result<Loaded, String> {
     let depth = limits.max_xml_depth;
-    let mut pkg = Package::open(bytes, limits).map_err(|e| e.to_string())?;
+    let mut pkg = Package::open(&bytes, limits).map_err(|e| e.to_string())?;
     let names = pkg.names();
     let ct_xml = if pkg.contains("[Content_Types].xml") {
         Some(pkg.read("[Content_Types].xml").map_err(|e| e.to_string())?)

@@ -11,6 +11,7 @@ use super::cell_ref::{column_index, column_letter, coordinate_to_tuple};
 use super::dates::{from_excel, from_iso8601, Epoch, Serial};
 use super::formula::Translator;
 use super::pynum::{parse_float, PyInt};
+use super::strings::SharedStrings;
 use super::styles::Formats;
 use super::text;
 use super::value::Raw;
@@ -27,7 +28,7 @@ fn tag(local: &str) -> String {
 /// What the cells of a workbook are read against.
 pub(crate) struct Context<'a> {
     /// The shared string table.
-    pub strings: &'a [String],
+    pub strings: &'a SharedStrings,
     /// Date and timedelta style indices.
     pub formats: &'a Formats,
     /// The date system.
@@ -47,14 +48,16 @@ pub(crate) struct Cell {
     pub cached: Option<Option<Raw>>,
 }
 
-/// The sheet as both passes see it.
+/// What is left of the sheet once its rows were handed out.
 #[derive(Debug, Default)]
 pub(crate) struct Sheet {
-    /// Kept rows with at least one populated cell, in order.
-    pub rows: Vec<Vec<Cell>>,
     /// The first error the cached-value pass would raise on this sheet, if any.
     pub cached_error: Option<String>,
 }
+
+/// A kept row with at least one populated cell, as it is handed out: its
+/// number (`row_counter`) and its cells in column order.
+pub(crate) type RowSink<'s> = dyn FnMut(&PyInt, Vec<Cell>) -> Result<(), SheetError> + 's;
 
 /// Why the sheet could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -241,7 +244,7 @@ impl Parser<'_, '_> {
                         .ok_or_else(|| self.err(format!("shared string index '{text}'")))?;
                     let i = py_index(self.ctx.strings.len(), &idx)
                         .ok_or_else(|| self.err(format!("no shared string {idx}")))?;
-                    Raw::Str(self.ctx.strings.get(i).cloned().unwrap_or_default())
+                    Raw::Str(self.ctx.strings.get(i).unwrap_or_default().to_string())
                 }
                 "b" => {
                     let i = PyInt::parse(&text)
@@ -368,11 +371,12 @@ fn keep_cells(cells: Vec<(Parsed, Cached)>) -> Vec<(Parsed, Cached)> {
     kept.into_iter().map(|(_, c)| c).collect()
 }
 
-/// Reads one worksheet part.
+/// Reads one worksheet part, handing each populated row to `on_row` as it closes.
 pub(crate) fn read(
     part: &str,
     reader: &mut Reader<'_>,
     ctx: &Context<'_>,
+    on_row: &mut RowSink<'_>,
 ) -> Result<Sheet, SheetError> {
     let mut p = Parser {
         ctx,
@@ -476,7 +480,7 @@ pub(crate) fn read(
                             })
                             .collect();
                         if !populated.is_empty() {
-                            sheet.rows.push(populated);
+                            on_row(&p.row_counter, populated)?;
                         }
                     }
                 } else if tag == col_tag {
