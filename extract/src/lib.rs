@@ -109,12 +109,12 @@ pub fn parse(
         }
         Format::Docx => cut(
             Unit::Paragraph,
-            docx::paragraphs(&whole()?, limits)?,
+            docx::paragraphs(source, limits)?,
             Subject::Word,
         ),
         Format::Pptx => cut(
             Unit::Slide,
-            pptx::slides(&whole()?, limits)?,
+            pptx::slides(source, limits)?,
             Subject::PowerPoint,
         ),
         Format::Xlsx => {

@@ -3,6 +3,18 @@
 //! `knowledge_engine/excel.py` does (`read_excel_sheets`,
 //! `format_excel_row_compact`, `format_excel_sheet_header`), with its retry
 //! on an unreadable stylesheet.
+//!
+//! Memory: the upload is read where it lies ([`Source`]). Worksheets and the
+//! shared strings are pull-parsed as they inflate (`xml_stream.rs`), each row
+//! handed to the [`SheetsStream`] as it closes, which keeps only what the
+//! output can hold. Held whole: the shared strings as openpyxl holds them (one
+//! arena, their UTF-8 bytes plus four bytes each), and the small parts read as
+//! trees (`[Content_Types].xml`, the workbook, relationships, styles, document
+//! properties, chartsheets and drawings), each bounded by the document's
+//! inflation budget (`Limits::max_inflated_bytes`) and in practice a few KiB.
+//! A sheet whose cells name rows other than their own (no writer makes one)
+//! is read a second time, whole, because Wegent's merge of formula results
+//! then crosses rows.
 
 mod book;
 mod cell_ref;
@@ -278,7 +290,7 @@ fn stream_sheet(
                 irregular = true;
                 return Err(sheet::SheetError("a cell outside its row".into()));
             }
-            let (row, has_formulas) = render_row(number, &cells);
+            let (row, has_formulas) = render_row(number, cells);
             formulas |= has_formulas;
             sink.push_row(row);
             Ok(())
@@ -295,19 +307,19 @@ fn stream_sheet(
 /// `format_excel_row_compact` of a row whose cells are all its own, with each
 /// formula cell's cached result merged as Wegent merges the two passes; and
 /// whether the row has a formula.
-fn render_row(number: &PyInt, cells: &[sheet::Cell]) -> (String, bool) {
+fn render_row(number: &PyInt, cells: Vec<sheet::Cell>) -> (String, bool) {
     let mut formulas = false;
     let cells: Vec<(u64, Norm)> = cells
-        .iter()
+        .into_iter()
         .map(|c| {
-            let v = c.value.normalize();
             let formula = c.cached.is_some() || is_formula_object(&c.value);
             formulas |= formula;
-            let cached = match &c.cached {
+            let v = c.value.into_normalized();
+            let cached = match c.cached {
                 _ if !formula => None,
-                Some(Some(k)) => Some(k.normalize()),
+                Some(Some(k)) => Some(k.into_normalized()),
                 Some(None) => None,
-                None => Some(c.value.normalize()),
+                None => Some(v.clone()),
             };
             let v = match cached {
                 Some(k) => Norm::Obj(vec![("formula", v), ("value", k)]),

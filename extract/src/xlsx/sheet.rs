@@ -388,6 +388,7 @@ pub(crate) fn read(
     };
     let (row_tag, col_tag, ext_tag) = (tag("row"), tag("col"), tag("extLst"));
     let (dim_tag, data_tag) = (tag("dimension"), tag("sheetData"));
+    let main_prefix = format!("{{{MAIN}}}");
     let mut sheet = Sheet::default();
     let mut counter = PyInt::from_i64(1);
     // Open elements; the depth of the open row and of an open extLst.
@@ -418,24 +419,22 @@ pub(crate) fn read(
         match ev {
             Ev::Start { tag, attrs } => {
                 let depth = open.len();
-                if row_depth.is_some_and(|d| depth == d + 1) {
+                let in_cell = row_depth.is_some_and(|d| depth == d + 1);
+                let class = if in_cell {
+                    None
+                } else {
+                    tag.strip_prefix(main_prefix.as_str())
+                        .and_then(super::props::root_class)
+                };
+                if in_cell || class.is_some() {
+                    // The builder takes the element; `open` only needs its place.
                     let mut b = Builder::new(false);
-                    b.feed(Ev::Start {
-                        tag: tag.clone(),
-                        attrs: attrs.clone(),
-                    });
-                    cell = Some((b, None));
-                } else if let Some(class) = tag
-                    .strip_prefix(&format!("{{{MAIN}}}"))
-                    .and_then(super::props::root_class)
-                {
-                    let mut b = Builder::new(false);
-                    b.feed(Ev::Start {
-                        tag: tag.clone(),
-                        attrs: attrs.clone(),
-                    });
-                    cell = Some((b, Some(class)));
-                } else if tag == row_tag && row_depth.is_none() {
+                    b.feed(Ev::Start { tag, attrs });
+                    cell = Some((b, class));
+                    open.push((String::new(), Vec::new()));
+                    continue;
+                }
+                if tag == row_tag && row_depth.is_none() {
                     p.start_row(&attrs)?;
                     keep_row = p.row_counter >= counter;
                     if keep_row {

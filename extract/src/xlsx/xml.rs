@@ -11,7 +11,11 @@
 use super::xml_decl::{declaration_ok, decode};
 use quick_xml::events::Event;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::io::BufRead;
+
+/// Distinct element names remembered at once (a sheet uses a dozen).
+const MAX_CACHED_TAGS: usize = 256;
 
 /// Why a part is not the XML the reference's parsers accept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +54,8 @@ pub(crate) struct Reader<'a> {
     inner: quick_xml::Reader<Box<dyn BufRead + 'a>>,
     /// The event buffer `inner` reads into (reused across events).
     buf: Vec<u8>,
+    /// Element names resolved under the current bindings (cleared when they change).
+    tags: HashMap<String, String>,
     /// Prefix bindings per open element (the default namespace under the empty prefix).
     scopes: Vec<Vec<(String, String)>>,
     max_depth: usize,
@@ -170,6 +176,7 @@ impl<'a> Reader<'a> {
             part: part.to_string(),
             inner,
             buf: Vec::new(),
+            tags: HashMap::new(),
             scopes: Vec::new(),
             max_depth,
             root_done: false,
@@ -247,8 +254,18 @@ impl<'a> Reader<'a> {
                 raw_attrs.push((key, value));
             }
         }
+        if !bindings.is_empty() || self.tags.len() > MAX_CACHED_TAGS {
+            self.tags.clear();
+        }
         self.scopes.push(bindings);
-        let tag = self.clark(&name, true)?;
+        let tag = match self.tags.get(&name) {
+            Some(tag) => tag.clone(),
+            None => {
+                let tag = self.clark(&name, true)?;
+                self.tags.insert(name, tag.clone());
+                tag
+            }
+        };
         let mut attrs = Vec::with_capacity(raw_attrs.len());
         for (key, value) in raw_attrs {
             let key = self.clark(&key, false)?;
@@ -261,7 +278,9 @@ impl<'a> Reader<'a> {
     }
 
     fn end(&mut self) -> Ev {
-        self.scopes.pop();
+        if self.scopes.pop().is_some_and(|scope| !scope.is_empty()) {
+            self.tags.clear();
+        }
         if self.scopes.is_empty() {
             self.root_done = true;
         }
