@@ -33,9 +33,12 @@ enum BodyError {
 }
 
 /// The paragraph texts the reference keeps (non-blank body paragraphs, then one `a | b` line per table row).
-pub(crate) fn paragraphs(bytes: &[u8], limits: &Limits) -> Result<Vec<String>, DocumentError> {
+pub(crate) fn paragraphs(
+    source: &dyn crate::source::Source,
+    limits: &Limits,
+) -> Result<Vec<String>, DocumentError> {
     let fail = |reason: String| DocumentError::failed(Subject::Word, reason);
-    let xml = package::main_document(bytes, limits).map_err(fail)?;
+    let xml = package::main_document(source, limits).map_err(fail)?;
     let mut out = Output::new(limits.max_inflated_bytes);
     read_document(&xml, limits, &mut out).map_err(|e| fail(e.to_string()))?;
     let Output {

@@ -109,26 +109,27 @@ pub fn parse(
         }
         Format::Docx => cut(
             Unit::Paragraph,
-            docx::paragraphs(&whole()?, limits)?,
+            docx::paragraphs(source, limits)?,
             Subject::Word,
         ),
         Format::Pptx => cut(
             Unit::Slide,
-            pptx::slides(&whole()?, limits)?,
+            pptx::slides(source, limits)?,
             Subject::PowerPoint,
         ),
-        Format::Xlsx => Ok(truncated(truncate::sheets(
-            &xlsx::sheets(&whole()?, limits)?,
-            max,
-        ))),
+        Format::Xlsx => {
+            let mut sink = truncate::SheetsStream::new(max);
+            xlsx::sheets(source, limits, &mut sink)?;
+            Ok(truncated(sink.finish()))
+        }
         Format::LegacyDoc => Err(legacy(ErrorCode::LegacyDoc, ".doc", ".docx")),
         Format::LegacyPpt => Err(legacy(ErrorCode::LegacyPpt, ".ppt", ".pptx")),
         Format::LegacyXls => Err(legacy(ErrorCode::LegacyXls, ".xls", ".xlsx")),
         Format::Csv => csv::parse(&whole()?, max),
-        Format::Xmind => text_of(&xmind::markdown(&whole()?, limits)?, max),
+        Format::Xmind => text_of(&xmind::markdown(source, limits)?, max),
         Format::Image => image::parse(&whole()?, extension, limits, options.prepare_image_bytes),
         Format::Media => Ok(Extracted::text("")),
-        Format::Zip => archive::parse(&whole()?, limits),
+        Format::Zip => archive::parse(source, limits),
         Format::Text => text_of(&decode::decode(&whole()?), max),
         Format::Unknown => {
             let bytes = whole()?;

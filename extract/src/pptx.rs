@@ -35,9 +35,12 @@ enum SlideError {
 }
 
 /// One text per slide with content, each starting `--- Slide N ---` (N counts every slide).
-pub(crate) fn slides(bytes: &[u8], limits: &Limits) -> Result<Vec<String>, DocumentError> {
+pub(crate) fn slides(
+    source: &dyn crate::source::Source,
+    limits: &Limits,
+) -> Result<Vec<String>, DocumentError> {
     let fail = |reason: String| DocumentError::failed(Subject::PowerPoint, reason);
-    let loaded = package::load(bytes, limits).map_err(fail)?;
+    let loaded = package::load(source, limits).map_err(fail)?;
     read_slides(&loaded, limits).map_err(|e| fail(e.to_string()))
 }
 

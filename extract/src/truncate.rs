@@ -10,7 +10,7 @@ mod text;
 mod units;
 
 pub use csv::csv_rows;
-pub use sheets::{sheets, SheetText};
+pub use sheets::{SheetText, SheetsStream};
 pub use text::text;
 pub use units::{units, Unit};
 

@@ -1,11 +1,13 @@
 //! `.zip` uploads: no text extraction, a description of the archive and its
 //! first ten member names, as `_parse_archive` writes it.
 
+pub(crate) mod member;
 pub(crate) mod zipfile;
 
 use crate::error::{DocumentError, Subject};
 use crate::limits::Limits;
 use crate::record::Extracted;
+use crate::source::Source;
 use std::fmt::Write;
 use zipfile::{ZipDir, ZipError};
 
@@ -16,9 +18,10 @@ const PREVIEW: usize = 10;
 /// read its central directory the member count and the first ten names;
 /// an unreadable one (`BadZipFile`) is said so in the text, any other
 /// failure of `zipfile` refuses the upload.
-pub(crate) fn parse(bytes: &[u8], _limits: &Limits) -> Result<Extracted, DocumentError> {
-    let mut text = format!("[压缩文件]\n格式: ZIP\n文件大小: {} 字节", bytes.len());
-    match ZipDir::open(bytes) {
+/// Only the end record and the central directory are read from `source`.
+pub(crate) fn parse(source: &dyn Source, _limits: &Limits) -> Result<Extracted, DocumentError> {
+    let mut text = format!("[压缩文件]\n格式: ZIP\n文件大小: {} 字节", source.len());
+    match ZipDir::open(source) {
         Ok(dir) => {
             let names: Vec<&str> = dir.names().collect();
             let _ = write!(text, "\n包含文件数: {}", names.len());
@@ -54,7 +57,7 @@ mod tests {
     use zipfile::ZipDir;
 
     fn text(bytes: &[u8]) -> String {
-        parse(bytes, &Limits::default()).expect("a listing").text
+        parse(&bytes, &Limits::default()).expect("a listing").text
     }
 
     #[test]
@@ -164,5 +167,28 @@ mod tests {
             dir.read("c", 1 << 20),
             Err(ZipError::Other(_)) | Err(ZipError::BadZip(_))
         ));
+    }
+
+    #[test]
+    fn a_member_streams_in_chunks_within_its_budget() {
+        let data: Vec<u8> = (0..400_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        let zip = zip_of(&[("big.bin", &data)]);
+        let dir = ZipDir::open(&zip).expect("a zip");
+        let mut member = dir.open_member("big.bin", 1 << 30).expect("present");
+        let mut out = Vec::new();
+        let mut chunk = [0u8; 1000];
+        loop {
+            let n = member.read_chunk(&mut chunk).expect("intact");
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&chunk[..n]);
+        }
+        assert_eq!(out, data);
+        let mut member = dir.open_member("big.bin", 1_000_000).expect("present");
+        let err = std::io::copy(&mut member, &mut std::io::sink()).expect_err("past the budget");
+        assert_eq!(err.to_string(), "its members inflate past 1000000 bytes");
     }
 }

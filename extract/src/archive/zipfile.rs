@@ -5,7 +5,11 @@
 //! at a NUL, and members read as `ZipFile.read` reads them (the last entry of
 //! a name wins, the local header is checked, stored or deflated data is capped
 //! at the declared size and its CRC checked), every inflation charged to one
-//! budget.
+//! budget. Members stream (`member.rs`): the upload is read where it lies,
+//! through one buffer, and never held whole.
+
+use super::member::{Layout, Member};
+use crate::source::{self, Source, SourceError};
 
 /// Why the archive or one of its members could not be read, classed as the
 /// reference's callers tell them apart.
@@ -18,6 +22,15 @@ pub(crate) enum ZipError {
     Other(String),
     /// Inflating the member would pass the document's budget.
     TooLarge(u64),
+}
+
+impl std::fmt::Display for ZipError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ZipError::BadZip(why) | ZipError::Other(why) => f.write_str(why),
+            ZipError::TooLarge(limit) => write!(f, "its members inflate past {limit} bytes"),
+        }
+    }
 }
 
 /// One central-directory entry.
@@ -36,9 +49,10 @@ struct Entry {
     header_offset: i128,
 }
 
-/// An archive's central directory over its bytes.
+/// An archive's central directory over its source: nothing but the end
+/// record and the directory is read until a member is opened.
 pub(crate) struct ZipDir<'a> {
-    bytes: &'a [u8],
+    source: &'a dyn Source,
     entries: Vec<Entry>,
 }
 
@@ -58,6 +72,9 @@ const FLAG_ENCRYPTED: u16 = 0x1;
 const FLAG_COMPRESSED_PATCH: u16 = 0x20;
 const FLAG_STRONG_ENCRYPTION: u16 = 0x40;
 const FLAG_UTF8: u16 = 0x800;
+/// The most central-directory bytes read into memory: 64 MiB holds about a
+/// million entries with 20-byte names, far past any document container.
+pub(crate) const MAX_CENTRAL_DIRECTORY_BYTES: u64 = 64 * 1024 * 1024;
 
 fn u16_at(b: &[u8], at: usize) -> u16 {
     match b.get(at..at + 2) {
@@ -84,14 +101,26 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     }
 }
 
-/// `BytesIO.read(n)` at `pos`: what is there, possibly short or empty.
-fn read_at(bytes: &[u8], pos: i128, n: usize) -> &[u8] {
-    let Ok(start) = usize::try_from(pos) else {
-        return &[];
+/// A failed read of the source: not a damaged archive, the host's failure.
+fn unreadable(e: SourceError) -> ZipError {
+    ZipError::Other(e.to_string())
+}
+
+/// How many bytes `BytesIO.read(n)` at `pos` would give: what is there, possibly short or none.
+fn available(source: &dyn Source, pos: i128, n: u64) -> (u64, u64) {
+    let Ok(start) = u64::try_from(pos) else {
+        return (0, 0);
     };
-    let start = start.min(bytes.len());
-    let end = start.saturating_add(n).min(bytes.len());
-    &bytes[start..end]
+    let start = start.min(source.len());
+    (start, n.min(source.len() - start))
+}
+
+/// `BytesIO.read(n)` at `pos` for a small `n`: what is there, possibly short or empty.
+fn read_small(source: &dyn Source, pos: i128, n: usize) -> Result<Vec<u8>, ZipError> {
+    let (start, len) = available(source, pos, n as u64);
+    let mut buf = vec![0; len as usize];
+    source::read_exact_at(source, start, &mut buf).map_err(unreadable)?;
+    Ok(buf)
 }
 
 /// cp437's upper half (its lower half is ASCII in Python's codec).
@@ -152,65 +181,67 @@ struct End {
 }
 
 /// `_EndRecData`: the end record at the very end, else the last signature in
-/// the final 64 KiB + 22 bytes.
-fn end_record(bytes: &[u8]) -> Result<Option<End>, ZipError> {
-    let size = bytes.len();
-    if size >= END_SIZE {
-        let tail = &bytes[size - END_SIZE..];
+/// the final 64 KiB + 22 bytes (read once, the only read of the tail).
+fn end_record(source: &dyn Source) -> Result<Option<End>, ZipError> {
+    let size = source.len();
+    let window = size.min((1 << 16) + END_SIZE as u64);
+    let max_comment_start = size - window;
+    let mut data = vec![0; window as usize];
+    source::read_exact_at(source, max_comment_start, &mut data).map_err(unreadable)?;
+    if data.len() >= END_SIZE {
+        let tail = &data[data.len() - END_SIZE..];
         if &tail[..4] == END_SIG && tail[20..22] == [0, 0] {
             let end = End {
                 size_cd: u64::from(u32_at(tail, 12)),
                 offset_cd: u64::from(u32_at(tail, 16)),
-                location: (size - END_SIZE) as u64,
+                location: size - END_SIZE as u64,
                 zip64: false,
             };
-            return end_record64(bytes, -(END_SIZE as i128), end).map(Some);
+            return end_record64(source, -(END_SIZE as i128), end).map(Some);
         }
     }
-    let max_comment_start = size.saturating_sub((1 << 16) + END_SIZE);
-    let data = &bytes[max_comment_start..];
-    let Some(start) = memchr::memmem::rfind(data, END_SIG) else {
+    let Some(start) = memchr::memmem::rfind(&data, END_SIG) else {
         return Ok(None);
     };
     let Some(rec) = data.get(start..start + END_SIZE) else {
         return Ok(None);
     };
-    let location = max_comment_start + start;
+    let location = max_comment_start + start as u64;
     let end = End {
         size_cd: u64::from(u32_at(rec, 12)),
         offset_cd: u64::from(u32_at(rec, 16)),
-        location: location as u64,
+        location,
         zip64: false,
     };
-    end_record64(bytes, location as i128 - size as i128, end).map(Some)
+    end_record64(source, i128::from(location) - i128::from(size), end).map(Some)
 }
 
 /// `_EndRecData64`: the zip64 end record just before the end record, when
 /// its locator is there (a seek before the start reads from the start, as
 /// `BytesIO` clamps it).
-fn end_record64(bytes: &[u8], offset: i128, end: End) -> Result<End, ZipError> {
-    let size = bytes.len() as i128;
-    let locator = read_at(
-        bytes,
+fn end_record64(source: &dyn Source, offset: i128, end: End) -> Result<End, ZipError> {
+    let size = i128::from(source.len());
+    let locator = read_small(
+        source,
         (size + offset - END64_LOCATOR_SIZE as i128).max(0),
         END64_LOCATOR_SIZE,
-    );
+    )?;
     if locator.len() != END64_LOCATOR_SIZE || &locator[..4] != END64_LOCATOR_SIG {
         return Ok(end);
     }
-    if u32_at(locator, 4) != 0 || u32_at(locator, 16) > 1 {
+    if u32_at(&locator, 4) != 0 || u32_at(&locator, 16) > 1 {
         return Err(ZipError::BadZip(
             "the archive spans several disks".to_string(),
         ));
     }
     let at = (size + offset - (END64_LOCATOR_SIZE + END64_SIZE) as i128).max(0);
-    let rec = read_at(bytes, at, END64_SIZE);
+    let rec = read_small(source, at, END64_SIZE)?;
     if rec.len() != END64_SIZE || &rec[..4] != END64_SIG {
         return Ok(end);
     }
     Ok(End {
-        size_cd: u64_at(rec, 40),
-        offset_cd: u64_at(rec, 48),
+        size_cd: u64_at(&rec, 40),
+        offset_cd: u64_at(&rec, 48),
         zip64: true,
         ..end
     })
@@ -269,10 +300,13 @@ fn decode_extra(entry: &mut Entry, extra: &[u8], name_crc: u32) -> Result<(), Zi
 }
 
 impl<'a> ZipDir<'a> {
-    /// `zipfile.ZipFile(io.BytesIO(bytes))`: the central directory, or the refusal.
-    pub(crate) fn open(bytes: &'a [u8]) -> Result<Self, ZipError> {
+    /// `zipfile.ZipFile(io.BytesIO(bytes))`: the central directory, or the
+    /// refusal. The directory is read by its declared size, cut at the
+    /// source's end and refused past [`MAX_CENTRAL_DIRECTORY_BYTES`] before
+    /// anything is allocated for it.
+    pub(crate) fn open(source: &'a dyn Source) -> Result<Self, ZipError> {
         let not_zip = || ZipError::BadZip("File is not a zip file".to_string());
-        let end = end_record(bytes)?.ok_or_else(not_zip)?;
+        let end = end_record(source)?.ok_or_else(not_zip)?;
         let mut concat =
             i128::from(end.location) - i128::from(end.size_cd) - i128::from(end.offset_cd);
         if end.zip64 {
@@ -284,12 +318,19 @@ impl<'a> ZipDir<'a> {
                 "bad offset for central directory".to_string(),
             ));
         }
-        let size_cd = usize::try_from(end.size_cd).unwrap_or(usize::MAX);
-        let data = read_at(bytes, start_dir, size_cd);
+        let (cd_at, cd_len) = available(source, start_dir, end.size_cd);
+        if cd_len > MAX_CENTRAL_DIRECTORY_BYTES {
+            return Err(ZipError::Other(format!(
+                "the central directory takes {cd_len} bytes, past the {MAX_CENTRAL_DIRECTORY_BYTES} this reader holds"
+            )));
+        }
+        let mut data = vec![0; cd_len as usize];
+        source::read_exact_at(source, cd_at, &mut data).map_err(unreadable)?;
+        let data = &data[..];
         let mut pos = 0usize;
         let mut total: u64 = 0;
         let mut entries = Vec::new();
-        let take = |pos: &mut usize, n: usize| -> &'a [u8] {
+        let take = |pos: &mut usize, n: usize| -> &[u8] {
             let start = (*pos).min(data.len());
             let end = start.saturating_add(n).min(data.len());
             *pos = end;
@@ -336,7 +377,7 @@ impl<'a> ZipDir<'a> {
             entries.push(entry);
             total += (CENTRAL_SIZE + name_len + extra_len + comment_len) as u64;
         }
-        Ok(ZipDir { bytes, entries })
+        Ok(ZipDir { source, entries })
     }
 
     /// `namelist()`: every entry's name in central-directory order, duplicates kept.
@@ -349,8 +390,25 @@ impl<'a> ZipDir<'a> {
         self.entries.iter().any(|e| e.name == name)
     }
 
-    /// `ZipFile.read(name)`: the last entry of that name, inflated within `budget` bytes.
+    /// `ZipFile.read(name)`: the last entry of that name, inflated within
+    /// `budget` bytes, whole: for small parts (the caller's `budget` is its bound).
     pub(crate) fn read(&self, name: &str, budget: u64) -> Result<Vec<u8>, ZipError> {
+        let mut member = self.open_member(name, budget)?;
+        let mut out = Vec::with_capacity(member.declared_size().min(budget).min(1 << 20) as usize);
+        let mut chunk = vec![0; 1 << 16];
+        loop {
+            let n = member.read_chunk(&mut chunk)?;
+            if n == 0 {
+                return Ok(out);
+            }
+            out.extend_from_slice(&chunk[..n]);
+        }
+    }
+
+    /// `ZipFile.open(name)`: the last entry of that name as a stream, its
+    /// local header checked now, its data read from the source as it is
+    /// consumed, every inflated byte charged to `budget`, the CRC checked at its end.
+    pub(crate) fn open_member(&self, name: &str, budget: u64) -> Result<Member<'a>, ZipError> {
         let entry = self
             .entries
             .iter()
@@ -364,7 +422,7 @@ impl<'a> ZipDir<'a> {
                 "member '{name}' has a negative local header offset"
             )));
         }
-        let header = read_at(self.bytes, entry.header_offset, LOCAL_SIZE);
+        let header = read_small(self.source, entry.header_offset, LOCAL_SIZE)?;
         if header.len() != LOCAL_SIZE {
             return Err(ZipError::BadZip(format!(
                 "truncated file header of '{name}'"
@@ -375,10 +433,10 @@ impl<'a> ZipDir<'a> {
                 "bad magic number for the file header of '{name}'"
             )));
         }
-        let name_len = usize::from(u16_at(header, 26));
-        let extra_len = usize::from(u16_at(header, 28));
+        let name_len = usize::from(u16_at(&header, 26));
+        let extra_len = usize::from(u16_at(&header, 28));
         let name_at = entry.header_offset + LOCAL_SIZE as i128;
-        let local_name = read_at(self.bytes, name_at, name_len);
+        let local_name = read_small(self.source, name_at, name_len)?;
         if entry.flags & FLAG_COMPRESSED_PATCH != 0 {
             return Err(ZipError::Other(format!(
                 "'{name}' holds compressed patched data"
@@ -387,7 +445,7 @@ impl<'a> ZipDir<'a> {
         if entry.flags & FLAG_STRONG_ENCRYPTION != 0 {
             return Err(ZipError::Other(format!("'{name}' uses strong encryption")));
         }
-        if decode_name(local_name, u16_at(header, 6))? != entry.orig_name {
+        if decode_name(&local_name, u16_at(&header, 6))? != entry.orig_name {
             return Err(ZipError::BadZip(format!(
                 "file name of '{name}' differs in its local header"
             )));
@@ -398,94 +456,19 @@ impl<'a> ZipDir<'a> {
             )));
         }
         let data_at = name_at + name_len as i128 + extra_len as i128;
-        let compress_size = usize::try_from(entry.compress_size).unwrap_or(usize::MAX);
-        let raw = read_at(self.bytes, data_at, compress_size);
-        let short = (raw.len() as u64) < entry.compress_size;
-        let out = match entry.method {
-            0 => {
-                if short
-                    && entry.compress_size > 0
-                    && (raw.is_empty() || (raw.len() as u64) < entry.file_size)
-                {
-                    return Err(ZipError::Other(format!("'{name}' ends before its data")));
-                }
-                let keep = raw
-                    .len()
-                    .min(usize::try_from(entry.file_size).unwrap_or(usize::MAX));
-                if keep as u64 > budget {
-                    return Err(ZipError::TooLarge(budget));
-                }
-                raw[..keep].to_vec()
-            }
-            8 => inflate(
-                name,
-                raw,
-                short,
-                entry.compress_size,
-                entry.file_size,
-                budget,
-            )?,
-            other => {
-                return Err(ZipError::Other(format!(
-                    "compression method {other} of '{name}' is not supported"
-                )))
-            }
-        };
-        if crc32fast::hash(&out) != entry.crc {
-            return Err(ZipError::BadZip(format!("bad CRC-32 for '{name}'")));
-        }
-        Ok(out)
+        let (start, there) = available(self.source, data_at, entry.compress_size);
+        Member::new(
+            self.source,
+            Layout {
+                name: name.to_string(),
+                method: entry.method,
+                data_at: start,
+                available: there,
+                compress_size: entry.compress_size,
+                file_size: entry.file_size,
+                crc: entry.crc,
+            },
+            budget,
+        )
     }
-}
-
-/// A deflated member as `ZipExtFile` reads it: raw deflate over the bytes
-/// there are (all of them, as Python inflates one read in one call), the
-/// output cut at the declared size; a stream still open when a short file
-/// runs out is an `EOFError`, one that merely stops at the member's end is
-/// accepted (the CRC then decides). Everything inflated counts against `budget`.
-fn inflate(
-    name: &str,
-    raw: &[u8],
-    short: bool,
-    compress_size: u64,
-    file_size: u64,
-    budget: u64,
-) -> Result<Vec<u8>, ZipError> {
-    if raw.is_empty() && compress_size > 0 {
-        return Err(ZipError::Other(format!("'{name}' ends before its data")));
-    }
-    let keep = usize::try_from(file_size.min(budget)).unwrap_or(usize::MAX);
-    let mut out = Vec::with_capacity(keep.min(1 << 20));
-    let mut scratch = vec![0u8; 1 << 16];
-    let mut inflater = flate2::Decompress::new(false);
-    let mut ended = false;
-    loop {
-        let consumed = usize::try_from(inflater.total_in()).unwrap_or(raw.len());
-        let produced_before = inflater.total_out();
-        let status = inflater
-            .decompress(
-                raw.get(consumed..).unwrap_or(&[]),
-                &mut scratch,
-                flate2::FlushDecompress::None,
-            )
-            .map_err(|e| ZipError::Other(format!("'{name}' does not inflate: {e}")))?;
-        let produced = usize::try_from(inflater.total_out() - produced_before).unwrap_or(0);
-        let room = keep.saturating_sub(out.len()).min(produced);
-        out.extend_from_slice(&scratch[..room]);
-        if inflater.total_out() > budget {
-            return Err(ZipError::TooLarge(budget));
-        }
-        if status == flate2::Status::StreamEnd {
-            ended = true;
-            break;
-        }
-        let now = usize::try_from(inflater.total_in()).unwrap_or(raw.len());
-        if produced == 0 && now == consumed {
-            break;
-        }
-    }
-    if !ended && short && (out.len() as u64) < file_size {
-        return Err(ZipError::Other(format!("'{name}' ends before its data")));
-    }
-    Ok(out)
 }

@@ -9,6 +9,7 @@ use crate::ooxml::opc::{
     CT_CORE_PROPERTIES, RT_OFFICE_DOCUMENT,
 };
 use crate::package::{Package, PackageError};
+use crate::source::Source;
 use std::collections::{HashMap, HashSet};
 
 /// The main document part's content type (`CT.WML_DOCUMENT_MAIN`).
@@ -46,9 +47,9 @@ fn srels_for(pkg: &mut Package<'_>, partname: &str, depth: usize) -> Result<Vec<
 }
 
 /// The XML of the main document part, loading the package as python-docx does.
-pub(super) fn main_document(bytes: &[u8], limits: &Limits) -> Result<Vec<u8>, String> {
+pub(super) fn main_document(source: &dyn Source, limits: &Limits) -> Result<Vec<u8>, String> {
     let depth = limits.max_xml_depth;
-    let mut pkg = Package::open(bytes, limits).map_err(|e| e.to_string())?;
+    let mut pkg = Package::open(source, limits).map_err(|e| e.to_string())?;
     let ct_xml = pkg.read("[Content_Types].xml").map_err(|e| e.to_string())?;
     let content_types =
         ContentTypes::parse(&ct_xml, depth, Flavor::Docx).map_err(|e| e.to_string())?;

@@ -53,7 +53,7 @@ fn merged_cells_repeat_and_a_lost_continuation_fails() {
 
 #[test]
 fn not_a_word_package_fails_with_the_prefix() {
-    let err = paragraphs(b"not a zip", &Limits::default()).expect_err("refused");
+    let err = paragraphs(&&b"not a zip"[..], &Limits::default()).expect_err("refused");
     assert!(err.message.starts_with("Failed to parse Word document: "));
     let no_ct = zip_of(&[("word/document.xml", b"<x/>")]);
     assert!(paragraphs(&no_ct, &Limits::default()).is_err());

@@ -10,6 +10,7 @@ use crate::ooxml::opc::{
     RT_OFFICE_DOCUMENT,
 };
 use crate::package::Package;
+use crate::source::Source;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// A slide part's content type (`CT.PML_SLIDE`).
@@ -92,9 +93,9 @@ fn load_rels(
 }
 
 /// Loads the package as python-pptx does, up to its presentation part.
-pub(super) fn load(bytes: &[u8], limits: &Limits) -> Result<Loaded, String> {
+pub(super) fn load(source: &dyn Source, limits: &Limits) -> Result<Loaded, String> {
     let depth = limits.max_xml_depth;
-    let mut pkg = Package::open(bytes, limits).map_err(|e| e.to_string())?;
+    let mut pkg = Package::open(source, limits).map_err(|e| e.to_string())?;
     let names = pkg.names();
     let ct_xml = if pkg.contains("[Content_Types].xml") {
         Some(pkg.read("[Content_Types].xml").map_err(|e| e.to_string())?)

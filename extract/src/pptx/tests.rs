@@ -62,7 +62,7 @@ fn what_python_pptx_refuses_is_refused() {
     assert!(slides(&pptx_with_trees("<p:graphicFrame/>", ""), &limits).is_err());
     let bad_ph = r#"<p:sp><p:nvSpPr><p:cNvPr/><p:cNvSpPr/><p:nvPr><p:ph type="bogus"/></p:nvPr></p:nvSpPr></p:sp>"#;
     assert!(slides(&pptx_with_trees(bad_ph, ""), &limits).is_err());
-    let err = slides(b"PK", &limits).expect_err("not a zip");
+    let err = slides(&&b"PK"[..], &limits).expect_err("not a zip");
     assert!(err.message.starts_with("Failed to parse PowerPoint: "));
 }
 

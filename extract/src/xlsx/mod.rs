@@ -3,6 +3,18 @@
 //! `knowledge_engine/excel.py` does (`read_excel_sheets`,
 //! `format_excel_row_compact`, `format_excel_sheet_header`), with its retry
 //! on an unreadable stylesheet.
+//!
+//! Memory: the upload is read where it lies ([`Source`]). Worksheets and the
+//! shared strings are pull-parsed as they inflate (`xml_stream.rs`), each row
+//! handed to the [`SheetsStream`] as it closes, which keeps only what the
+//! output can hold. Held whole: the shared strings as openpyxl holds them (one
+//! arena, their UTF-8 bytes plus four bytes each), and the small parts read as
+//! trees (`[Content_Types].xml`, the workbook, relationships, styles, document
+//! properties, chartsheets and drawings), each bounded by the document's
+//! inflation budget (`Limits::max_inflated_bytes`) and in practice a few KiB.
+//! A sheet whose cells name rows other than their own (no writer makes one)
+//! is read a second time, whole, because Wegent's merge of formula results
+//! then crosses rows.
 
 mod book;
 mod cell_ref;
@@ -18,6 +30,7 @@ mod text;
 mod value;
 mod xml;
 mod xml_decl;
+mod xml_stream;
 
 #[cfg(test)]
 mod tests;
@@ -25,11 +38,13 @@ mod tests;
 use crate::error::{DocumentError, Subject};
 use crate::limits::Limits;
 use crate::package::Package;
-use crate::truncate::SheetText;
+use crate::source::Source;
+use crate::truncate::SheetsStream;
 use book::{relationships, rels_path, strip_first, Manifest, Rel, Workbook, SHARED_STRINGS};
 use pynum::PyInt;
 use std::collections::{HashMap, HashSet};
 use value::{compact_row, sheet_header, Norm};
+use xml_stream::with_part_stream;
 
 fn failed(reason: impl std::fmt::Display) -> DocumentError {
     DocumentError::failed(Subject::Excel, reason)
@@ -46,7 +61,7 @@ struct SheetPart {
 
 /// The workbook as loaded, before its sheets are walked.
 struct Loaded {
-    strings: Vec<String>,
+    strings: strings::SharedStrings,
     epoch: dates::Epoch,
     sheets: Vec<SheetPart>,
 }
@@ -68,13 +83,13 @@ fn load(
     let strings = match manifest.find(SHARED_STRINGS) {
         Some(part) => {
             let path = strip_first(part).to_string();
-            let bytes = pkg.read(&path).map_err(failed)?;
-            xml::with_reader(&path, &bytes, limits.max_xml_depth, |r| {
+            let mut stream = pkg.stream(&path).map_err(failed)?;
+            with_part_stream(&path, &mut stream, limits.max_xml_depth, |r| {
                 strings::read(r).map_err(|e| xml::XmlError(e.0))
             })
-            .map_err(|e| failed(e.0))?
+            .map_err(failed)?
         }
-        None => Vec::new(),
+        None => strings::SharedStrings::default(),
     };
     let wb_part = manifest.workbook_part().map_err(|e| failed(e.0))?;
     let wb_path = strip_first(&wb_part).to_string();
@@ -192,20 +207,30 @@ fn print_titles_ok(value: &str) -> bool {
     value.split('!').count() > 1 && value != "!"
 }
 
-/// Every member read once, as `_repair_stylesheet` copies the archive.
+/// Every member read once, as `_repair_stylesheet` copies the archive
+/// (as streams: nothing is kept).
 fn repair_copy(pkg: &mut Package<'_>) -> Result<(), DocumentError> {
     for name in pkg.names() {
         if name.ends_with('/') {
             continue;
         }
-        pkg.read(&name).map_err(failed)?;
+        if let Some(e) = pkg.stream(&name).map_err(failed)?.drain() {
+            return Err(failed(e));
+        }
     }
     Ok(())
 }
 
-/// The populated sheets, their header line and compact rows rendered.
-pub(crate) fn sheets(bytes: &[u8], limits: &Limits) -> Result<Vec<SheetText>, DocumentError> {
-    let mut pkg = Package::open(bytes, limits).map_err(failed)?;
+/// The populated sheets read as streams, each row rendered and handed to
+/// `sink` as it closes; the parse fails as a whole (after every sheet is
+/// read, as the reference's two passes order it) when a sheet with formulas
+/// has a cell the cached-value pass cannot read.
+pub(crate) fn sheets(
+    source: &dyn Source,
+    limits: &Limits,
+    sink: &mut SheetsStream,
+) -> Result<(), DocumentError> {
+    let mut pkg = Package::open(source, limits).map_err(failed)?;
     let (loaded, formats) = match load(&mut pkg, limits, false)? {
         Ok(done) => done,
         Err(_) => {
@@ -221,70 +246,154 @@ pub(crate) fn sheets(bytes: &[u8], limits: &Limits) -> Result<Vec<SheetText>, Do
         formats: &formats,
         epoch: loaded.epoch,
     };
-    let mut read = Vec::with_capacity(loaded.sheets.len());
+    let mut cached_error = None;
     for part in &loaded.sheets {
-        let bytes = pkg.read(&part.path).map_err(failed)?;
-        let s = xml::with_reader(&part.path, &bytes, limits.max_xml_depth, |r| {
-            sheet::read(&part.path, r, &ctx).map_err(|e| xml::XmlError(e.0))
+        sink.begin_sheet(sheet_header(&part.title));
+        let left = pkg.budget_left();
+        let error = match stream_sheet(&mut pkg, part, &ctx, limits, sink)? {
+            Some(error) => error,
+            None => {
+                // A row naming cells of other rows: read the sheet again, whole.
+                pkg.restore_budget(left);
+                sink.restart_sheet();
+                whole_sheet(&mut pkg, part, &ctx, limits, sink)?
+            }
+        };
+        if cached_error.is_none() {
+            cached_error = error;
+        }
+    }
+    sink.end_sheet();
+    match cached_error {
+        Some(e) => Err(failed(e)),
+        None => Ok(()),
+    }
+}
+
+/// One sheet read as a stream, each row rendered on its own: right when every
+/// cell of a row is in that row (what every writer produces), since a formula
+/// result then belongs to its own cell only. `None` when a cell names another
+/// row; else the cached-value pass's error when the sheet has formulas.
+fn stream_sheet(
+    pkg: &mut Package<'_>,
+    part: &SheetPart,
+    ctx: &sheet::Context<'_>,
+    limits: &Limits,
+    sink: &mut SheetsStream,
+) -> Result<Option<Option<String>>, DocumentError> {
+    let mut stream = pkg.stream(&part.path).map_err(failed)?;
+    let mut irregular = false;
+    let mut formulas = false;
+    let outcome = with_part_stream(&part.path, &mut stream, limits.max_xml_depth, |r| {
+        sheet::read(&part.path, r, ctx, &mut |number, cells| {
+            if cells.iter().any(|c| &c.row != number) {
+                irregular = true;
+                return Err(sheet::SheetError("a cell outside its row".into()));
+            }
+            let (row, has_formulas) = render_row(number, cells);
+            formulas |= has_formulas;
+            sink.push_row(row);
+            Ok(())
         })
-        .map_err(|e| failed(e.0))?;
-        read.push(s);
+        .map_err(|e| xml::XmlError(e.0))
+    });
+    if irregular {
+        return Ok(None);
     }
-    let mut out = Vec::new();
-    for (part, s) in loaded.sheets.iter().zip(read) {
-        let coords: HashSet<(PyInt, u64)> = s
-            .rows
+    let read = outcome.map_err(failed)?;
+    Ok(Some(if formulas { read.cached_error } else { None }))
+}
+
+/// `format_excel_row_compact` of a row whose cells are all its own, with each
+/// formula cell's cached result merged as Wegent merges the two passes; and
+/// whether the row has a formula.
+fn render_row(number: &PyInt, cells: Vec<sheet::Cell>) -> (String, bool) {
+    let mut formulas = false;
+    let cells: Vec<(u64, Norm)> = cells
+        .into_iter()
+        .map(|c| {
+            let formula = c.cached.is_some() || is_formula_object(&c.value);
+            formulas |= formula;
+            let v = c.value.into_normalized();
+            let cached = match c.cached {
+                _ if !formula => None,
+                Some(Some(k)) => Some(k.into_normalized()),
+                Some(None) => None,
+                None => Some(v.clone()),
+            };
+            let v = match cached {
+                Some(k) => Norm::Obj(vec![("formula", v), ("value", k)]),
+                None => v,
+            };
+            (c.column, v)
+        })
+        .collect();
+    (compact_row(number, &cells), formulas)
+}
+
+/// One sheet read whole, its formula results looked up by (row, column)
+/// across the sheet as Wegent's merge does; only for a sheet whose cells
+/// name other rows (no writer makes one), so its size is the upload's.
+fn whole_sheet(
+    pkg: &mut Package<'_>,
+    part: &SheetPart,
+    ctx: &sheet::Context<'_>,
+    limits: &Limits,
+    sink: &mut SheetsStream,
+) -> Result<Option<String>, DocumentError> {
+    let mut rows: Vec<Vec<sheet::Cell>> = Vec::new();
+    let mut stream = pkg.stream(&part.path).map_err(failed)?;
+    let s = with_part_stream(&part.path, &mut stream, limits.max_xml_depth, |r| {
+        sheet::read(&part.path, r, ctx, &mut |_, cells| {
+            rows.push(cells);
+            Ok(())
+        })
+        .map_err(|e| xml::XmlError(e.0))
+    })
+    .map_err(failed)?;
+    let coords: HashSet<(PyInt, u64)> = rows
+        .iter()
+        .flatten()
+        .filter(|c| c.cached.is_some() || is_formula_object(&c.value))
+        .map(|c| (c.row.clone(), c.column))
+        .collect();
+    let mut cached: HashMap<(PyInt, u64), value::Raw> = HashMap::new();
+    if !coords.is_empty() {
+        for c in rows.iter().flatten() {
+            let key = (c.row.clone(), c.column);
+            if !coords.contains(&key) {
+                continue;
+            }
+            let v = match &c.cached {
+                Some(v) => v.clone(),
+                None => Some(c.value.clone()),
+            };
+            if let Some(v) = v {
+                cached.insert(key, v);
+            }
+        }
+    }
+    for r in &rows {
+        let Some(first) = r.first() else { continue };
+        let source_row = first.row.clone();
+        let cells: Vec<(u64, Norm)> = r
             .iter()
-            .flatten()
-            .filter(|c| c.cached.is_some() || is_formula_object(&c.value))
-            .map(|c| (c.row.clone(), c.column))
-            .collect();
-        if !coords.is_empty() {
-            if let Some(e) = &s.cached_error {
-                return Err(failed(e));
-            }
-        }
-        let mut cached: HashMap<(PyInt, u64), value::Raw> = HashMap::new();
-        if !coords.is_empty() {
-            for c in s.rows.iter().flatten() {
-                let key = (c.row.clone(), c.column);
-                if !coords.contains(&key) {
-                    continue;
-                }
-                let v = match &c.cached {
-                    Some(v) => v.clone(),
-                    None => Some(c.value.clone()),
+            .map(|c| {
+                let v = c.value.normalize();
+                let v = match cached.get(&(source_row.clone(), c.column)) {
+                    Some(k) => Norm::Obj(vec![("formula", v), ("value", k.normalize())]),
+                    None => v,
                 };
-                if let Some(v) = v {
-                    cached.insert(key, v);
-                }
-            }
-        }
-        let mut rows = Vec::with_capacity(s.rows.len());
-        for r in &s.rows {
-            let Some(first) = r.first() else { continue };
-            let source_row = first.row.clone();
-            let cells: Vec<(u64, Norm)> = r
-                .iter()
-                .map(|c| {
-                    let v = c.value.normalize();
-                    let v = match cached.get(&(source_row.clone(), c.column)) {
-                        Some(k) => Norm::Obj(vec![("formula", v), ("value", k.normalize())]),
-                        None => v,
-                    };
-                    (c.column, v)
-                })
-                .collect();
-            rows.push(compact_row(&source_row, &cells));
-        }
-        if !rows.is_empty() {
-            out.push(SheetText {
-                header: sheet_header(&part.title),
-                rows,
-            });
-        }
+                (c.column, v)
+            })
+            .collect();
+        sink.push_row(compact_row(&source_row, &cells));
     }
-    Ok(out)
+    Ok(if coords.is_empty() {
+        None
+    } else {
+        s.cached_error
+    })
 }
 
 /// `ArrayFormula` / `DataTableFormula` values count as formulas whatever the cell type.

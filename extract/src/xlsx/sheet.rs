@@ -11,6 +11,7 @@ use super::cell_ref::{column_index, column_letter, coordinate_to_tuple};
 use super::dates::{from_excel, from_iso8601, Epoch, Serial};
 use super::formula::Translator;
 use super::pynum::{parse_float, PyInt};
+use super::strings::SharedStrings;
 use super::styles::Formats;
 use super::text;
 use super::value::Raw;
@@ -27,7 +28,7 @@ fn tag(local: &str) -> String {
 /// What the cells of a workbook are read against.
 pub(crate) struct Context<'a> {
     /// The shared string table.
-    pub strings: &'a [String],
+    pub strings: &'a SharedStrings,
     /// Date and timedelta style indices.
     pub formats: &'a Formats,
     /// The date system.
@@ -47,14 +48,16 @@ pub(crate) struct Cell {
     pub cached: Option<Option<Raw>>,
 }
 
-/// The sheet as both passes see it.
+/// What is left of the sheet once its rows were handed out.
 #[derive(Debug, Default)]
 pub(crate) struct Sheet {
-    /// Kept rows with at least one populated cell, in order.
-    pub rows: Vec<Vec<Cell>>,
     /// The first error the cached-value pass would raise on this sheet, if any.
     pub cached_error: Option<String>,
 }
+
+/// A kept row with at least one populated cell, as it is handed out: its
+/// number (`row_counter`) and its cells in column order.
+pub(crate) type RowSink<'s> = dyn FnMut(&PyInt, Vec<Cell>) -> Result<(), SheetError> + 's;
 
 /// Why the sheet could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -241,7 +244,7 @@ impl Parser<'_, '_> {
                         .ok_or_else(|| self.err(format!("shared string index '{text}'")))?;
                     let i = py_index(self.ctx.strings.len(), &idx)
                         .ok_or_else(|| self.err(format!("no shared string {idx}")))?;
-                    Raw::Str(self.ctx.strings.get(i).cloned().unwrap_or_default())
+                    Raw::Str(self.ctx.strings.get(i).unwrap_or_default().to_string())
                 }
                 "b" => {
                     let i = PyInt::parse(&text)
@@ -368,11 +371,12 @@ fn keep_cells(cells: Vec<(Parsed, Cached)>) -> Vec<(Parsed, Cached)> {
     kept.into_iter().map(|(_, c)| c).collect()
 }
 
-/// Reads one worksheet part.
+/// Reads one worksheet part, handing each populated row to `on_row` as it closes.
 pub(crate) fn read(
     part: &str,
     reader: &mut Reader<'_>,
     ctx: &Context<'_>,
+    on_row: &mut RowSink<'_>,
 ) -> Result<Sheet, SheetError> {
     let mut p = Parser {
         ctx,
@@ -384,6 +388,7 @@ pub(crate) fn read(
     };
     let (row_tag, col_tag, ext_tag) = (tag("row"), tag("col"), tag("extLst"));
     let (dim_tag, data_tag) = (tag("dimension"), tag("sheetData"));
+    let main_prefix = format!("{{{MAIN}}}");
     let mut sheet = Sheet::default();
     let mut counter = PyInt::from_i64(1);
     // Open elements; the depth of the open row and of an open extLst.
@@ -414,24 +419,22 @@ pub(crate) fn read(
         match ev {
             Ev::Start { tag, attrs } => {
                 let depth = open.len();
-                if row_depth.is_some_and(|d| depth == d + 1) {
+                let in_cell = row_depth.is_some_and(|d| depth == d + 1);
+                let class = if in_cell {
+                    None
+                } else {
+                    tag.strip_prefix(main_prefix.as_str())
+                        .and_then(super::props::root_class)
+                };
+                if in_cell || class.is_some() {
+                    // The builder takes the element; `open` only needs its place.
                     let mut b = Builder::new(false);
-                    b.feed(Ev::Start {
-                        tag: tag.clone(),
-                        attrs: attrs.clone(),
-                    });
-                    cell = Some((b, None));
-                } else if let Some(class) = tag
-                    .strip_prefix(&format!("{{{MAIN}}}"))
-                    .and_then(super::props::root_class)
-                {
-                    let mut b = Builder::new(false);
-                    b.feed(Ev::Start {
-                        tag: tag.clone(),
-                        attrs: attrs.clone(),
-                    });
-                    cell = Some((b, Some(class)));
-                } else if tag == row_tag && row_depth.is_none() {
+                    b.feed(Ev::Start { tag, attrs });
+                    cell = Some((b, class));
+                    open.push((String::new(), Vec::new()));
+                    continue;
+                }
+                if tag == row_tag && row_depth.is_none() {
                     p.start_row(&attrs)?;
                     keep_row = p.row_counter >= counter;
                     if keep_row {
@@ -476,7 +479,7 @@ pub(crate) fn read(
                             })
                             .collect();
                         if !populated.is_empty() {
-                            sheet.rows.push(populated);
+                            on_row(&p.row_counter, populated)?;
                         }
                     }
                 } else if tag == col_tag {

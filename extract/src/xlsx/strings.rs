@@ -1,6 +1,9 @@
 //! The shared string table as `read_string_table` streams it: every
 //! `{main}si` anywhere, when it closes, as its text content with `x005F_`
 //! removed (a nested `si` counts on its own, before the one around it).
+//! The table is held as openpyxl holds it, whole, but compactly: one arena
+//! of text and one end offset per string ([`SharedStrings`]), so its memory
+//! is its strings' UTF-8 bytes plus four bytes each.
 
 use super::sheet::MAIN;
 use super::text;
@@ -16,10 +19,42 @@ impl From<XmlError> for StringsError {
     }
 }
 
+/// The shared strings: one arena, one end offset each.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct SharedStrings {
+    text: String,
+    ends: Vec<u32>,
+}
+
+impl SharedStrings {
+    /// How many strings there are.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The string at `index`.
+    pub(crate) fn get(&self, index: usize) -> Option<&str> {
+        let end = *self.ends.get(index)? as usize;
+        let start = match index.checked_sub(1) {
+            Some(before) => self.ends[before] as usize,
+            None => 0,
+        };
+        self.text.get(start..end)
+    }
+
+    fn push(&mut self, s: &str) -> Result<(), StringsError> {
+        self.text.push_str(s);
+        let end = u32::try_from(self.text.len())
+            .map_err(|_| StringsError("the shared strings pass 4 GiB of text".to_string()))?;
+        self.ends.push(end);
+        Ok(())
+    }
+}
+
 /// Reads the table.
-pub(crate) fn read(reader: &mut Reader<'_>) -> Result<Vec<String>, StringsError> {
+pub(crate) fn read(reader: &mut Reader<'_>) -> Result<SharedStrings, StringsError> {
     let si = format!("{{{MAIN}}}si");
-    let mut strings = Vec::new();
+    let mut strings = SharedStrings::default();
     // Nodes under construction, innermost last; `None` marks an element outside any `si`.
     let mut stack: Vec<Option<Node>> = Vec::new();
     while let Some(ev) = reader.next()? {
@@ -43,7 +78,7 @@ pub(crate) fn read(reader: &mut Reader<'_>) -> Result<Vec<String>, StringsError>
                 };
                 let done = if done.tag == si {
                     let content = text::content(&done).map_err(|e| StringsError(e.0))?;
-                    strings.push(content.replace("x005F_", ""));
+                    strings.push(&content.replace("x005F_", ""))?;
                     // `node.clear()`: what stays in the parent is the bare element.
                     Node {
                         tag: done.tag,
@@ -82,6 +117,11 @@ mod tests {
         let got = with_reader("s.xml", xml.as_bytes(), 64, |r| {
             read(r).map_err(|e| XmlError(e.0))
         });
-        assert_eq!(got, Ok(vec!["a_x000D_".to_string(), "bc".to_string()]));
+        let got = got.expect("a table");
+        assert_eq!(got.len(), 2);
+        assert_eq!(
+            (got.get(0), got.get(1), got.get(2)),
+            (Some("a_x000D_"), Some("bc"), None)
+        );
     }
 }

@@ -52,14 +52,9 @@ fn book(rows: &str, strings: Option<&str>, styles: Option<&str>) -> Vec<u8> {
 }
 
 fn text_of(bytes: &[u8], limits: &Limits) -> Result<String, String> {
-    sheets(bytes, limits)
-        .map(|s| {
-            s.iter()
-                .map(|t| t.serialize())
-                .collect::<Vec<_>>()
-                .join("\n\n")
-        })
-        .map_err(|e| e.message)
+    let mut sink = crate::truncate::SheetsStream::new(i64::MAX);
+    sheets(&bytes, limits, &mut sink).map_err(|e| e.message)?;
+    Ok(sink.finish().0)
 }
 
 const STYLES: &str = r#"<numFmts count="1"><numFmt numFmtId="164" formatCode="[h]:mm"/></numFmts><cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/></cellXfs>"#;

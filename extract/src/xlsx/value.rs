@@ -63,6 +63,14 @@ fn opt_str(attrs: &[(String, String)], key: &str) -> Norm {
 }
 
 impl Raw {
+    /// `normalize_excel_value(value)`, taking the value (a string is moved, not copied).
+    pub(crate) fn into_normalized(self) -> Norm {
+        match self {
+            Raw::Str(s) => Norm::Str(s),
+            other => other.normalize(),
+        }
+    }
+
     /// `normalize_excel_value(value)`.
     pub(crate) fn normalize(&self) -> Norm {
         match self {
@@ -106,6 +114,12 @@ fn normalize_float(f: f64) -> Norm {
 
 /// `json.dumps(s, ensure_ascii=False)`.
 pub(crate) fn json_string(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     out.push('"');
     for c in s.chars() {
         match c {

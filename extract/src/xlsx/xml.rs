@@ -11,6 +11,11 @@
 use super::xml_decl::{declaration_ok, decode};
 use quick_xml::events::Event;
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::io::BufRead;
+
+/// Distinct element names remembered at once (a sheet uses a dozen).
+const MAX_CACHED_TAGS: usize = 256;
 
 /// Why a part is not the XML the reference's parsers accept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,10 +48,14 @@ pub(crate) enum Ev {
     Comment,
 }
 
-/// A pull parser over one part's bytes.
+/// A pull parser over one part's bytes: a slice of them, or a stream.
 pub(crate) struct Reader<'a> {
     part: String,
-    inner: quick_xml::Reader<&'a [u8]>,
+    inner: quick_xml::Reader<Box<dyn BufRead + 'a>>,
+    /// The event buffer `inner` reads into (reused across events).
+    buf: Vec<u8>,
+    /// Element names resolved under the current bindings (cleared when they change).
+    tags: HashMap<String, String>,
     /// Prefix bindings per open element (the default namespace under the empty prefix).
     scopes: Vec<Vec<(String, String)>>,
     max_depth: usize,
@@ -141,7 +150,23 @@ fn push_chars(part: &str, out: &mut String, text: &str, attribute: bool) -> Resu
 impl<'a> Reader<'a> {
     /// A reader over `text` (already decoded), for the part named `part`.
     fn over(part: &str, text: &'a str, max_depth: usize) -> Self {
-        let mut inner = quick_xml::Reader::from_reader(text.as_bytes());
+        Self::over_stream(
+            part,
+            Box::new(text.as_bytes()),
+            max_depth,
+            text.starts_with("<?xml"),
+        )
+    }
+
+    /// A reader over UTF-8 text read as a stream (a byte-order mark already
+    /// skipped); `starts_with_decl` says whether it opens with `<?xml`.
+    pub(crate) fn over_stream(
+        part: &str,
+        text: Box<dyn BufRead + 'a>,
+        max_depth: usize,
+        starts_with_decl: bool,
+    ) -> Self {
+        let mut inner = quick_xml::Reader::from_reader(text);
         let config = inner.config_mut();
         config.check_end_names = true;
         config.check_comments = true;
@@ -150,12 +175,14 @@ impl<'a> Reader<'a> {
         Reader {
             part: part.to_string(),
             inner,
+            buf: Vec::new(),
+            tags: HashMap::new(),
             scopes: Vec::new(),
             max_depth,
             root_done: false,
             pending_end: false,
             seen_event: false,
-            text_starts_with_decl: text.starts_with("<?xml"),
+            text_starts_with_decl: starts_with_decl,
             lxml: false,
         }
     }
@@ -227,8 +254,18 @@ impl<'a> Reader<'a> {
                 raw_attrs.push((key, value));
             }
         }
+        if !bindings.is_empty() || self.tags.len() > MAX_CACHED_TAGS {
+            self.tags.clear();
+        }
         self.scopes.push(bindings);
-        let tag = self.clark(&name, true)?;
+        let tag = match self.tags.get(&name) {
+            Some(tag) => tag.clone(),
+            None => {
+                let tag = self.clark(&name, true)?;
+                self.tags.insert(name, tag.clone());
+                tag
+            }
+        };
         let mut attrs = Vec::with_capacity(raw_attrs.len());
         for (key, value) in raw_attrs {
             let key = self.clark(&key, false)?;
@@ -241,7 +278,9 @@ impl<'a> Reader<'a> {
     }
 
     fn end(&mut self) -> Ev {
-        self.scopes.pop();
+        if self.scopes.pop().is_some_and(|scope| !scope.is_empty()) {
+            self.tags.clear();
+        }
         if self.scopes.is_empty() {
             self.root_done = true;
         }
@@ -256,14 +295,35 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Reads what is left of the input (after a failure, so that the stream
+    /// under it can say whether it failed first); errors are the stream's to report.
+    pub(crate) fn drain(&mut self) {
+        let input = self.inner.get_mut();
+        while let Ok(chunk) = input.fill_buf() {
+            let n = chunk.len();
+            if n == 0 {
+                break;
+            }
+            input.consume(n);
+        }
+    }
+
     /// The next event, `None` at the end of a complete document.
     pub(crate) fn next(&mut self) -> Result<Option<Ev>, XmlError> {
         if self.pending_end {
             self.pending_end = false;
             return Ok(Some(self.end()));
         }
+        let mut buf = std::mem::take(&mut self.buf);
+        let out = self.next_into(&mut buf);
+        self.buf = buf;
+        out
+    }
+
+    fn next_into(&mut self, buf: &mut Vec<u8>) -> Result<Option<Ev>, XmlError> {
         loop {
-            let event = self.inner.read_event().map_err(|e| self.err(e))?;
+            buf.clear();
+            let event = self.inner.read_event_into(buf).map_err(|e| self.err(e))?;
             let first = !self.seen_event;
             self.seen_event = true;
             if first {

@@ -39,7 +39,7 @@ pub(crate) fn decode<'b>(part: &str, bytes: &'b [u8]) -> Result<Cow<'b, str>, Xm
 }
 
 /// Whether the XML declaration names ISO-8859-1 (Latin-1).
-fn declared_latin1(bytes: &[u8]) -> bool {
+pub(crate) fn declared_latin1(bytes: &[u8]) -> bool {
     let Some(head) = bytes.strip_prefix(b"<?xml") else {
         return false;
     };

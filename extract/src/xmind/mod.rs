@@ -15,6 +15,7 @@ mod xml;
 use crate::archive::zipfile::{ZipDir, ZipError};
 use crate::error::{DocumentError, Subject};
 use crate::limits::Limits;
+use crate::source::Source;
 use json::Py;
 
 /// Why the mind map could not be read, by the prefix the reference gives it.
@@ -190,8 +191,8 @@ fn zip_failure(e: ZipError) -> Failure {
 }
 
 /// `parse_xmind_to_markdown`.
-fn parse(bytes: &[u8], limits: &Limits) -> Result<String, Failure> {
-    let zip = ZipDir::open(bytes).map_err(zip_failure)?;
+fn parse(source: &dyn Source, limits: &Limits) -> Result<String, Failure> {
+    let zip = ZipDir::open(source).map_err(zip_failure)?;
     let markdown = if zip.contains("content.json") {
         json_markdown(
             &zip.read("content.json", limits.max_inflated_bytes)
@@ -220,8 +221,8 @@ fn parse(bytes: &[u8], limits: &Limits) -> Result<String, Failure> {
 }
 
 /// The mind map as Markdown (before truncation, which the caller applies).
-pub(crate) fn markdown(bytes: &[u8], limits: &Limits) -> Result<String, DocumentError> {
-    parse(bytes, limits).map_err(|f| match f {
+pub(crate) fn markdown(source: &dyn Source, limits: &Limits) -> Result<String, DocumentError> {
+    parse(source, limits).map_err(|f| match f {
         Failure::Content(why) => {
             DocumentError::failed(Subject::XMind, format!("Invalid XMind content: {why}"))
         }
@@ -266,7 +267,7 @@ mod tests {
         let fixed =
             |r: Result<String, DocumentError>| r.expect_err("refused").fixed_part().to_string();
         assert_eq!(
-            fixed(markdown(b"not a zip", &Limits::default())),
+            fixed(markdown(&&b"not a zip"[..], &Limits::default())),
             "Failed to parse XMind file: "
         );
         assert_eq!(

@@ -1,0 +1,154 @@
+//! A big part (a worksheet, the shared strings) parsed as it inflates: the
+//! first bytes are looked at for the encoding, UTF-8 is checked a buffer at
+//! a time, and the reasons keep the order they have when the part is read
+//! whole first: the archive's (a damaged member, past the budget), then
+//! invalid UTF-8 anywhere in the part, then the parser's own. A part in
+//! UTF-16 or Latin-1 (which no spreadsheet writer produces) is read whole,
+//! within the document's inflation budget, and decoded as before.
+
+use super::xml::{with_reader, Reader, XmlError};
+use super::xml_decl::declared_latin1;
+use crate::package::PartStream;
+use std::cell::Cell;
+use std::io::{self, BufRead, BufReader, Read};
+use std::rc::Rc;
+
+/// How many leading bytes are looked at for a byte-order mark and the declaration.
+const PREFIX_BYTES: usize = 512;
+
+/// The buffer the inflated text is parsed from.
+const TEXT_BUFFER_BYTES: usize = 128 * 1024;
+
+/// A buffered reader that checks the bytes it hands out are UTF-8, carrying
+/// a sequence split between two buffers.
+struct Utf8Checked<R> {
+    inner: R,
+    carry: Vec<u8>,
+    invalid: Rc<Cell<bool>>,
+}
+
+impl<R: BufRead> Utf8Checked<R> {
+    fn check(&mut self, mut data: &[u8]) {
+        if self.invalid.get() {
+            return;
+        }
+        while !self.carry.is_empty() && !data.is_empty() {
+            self.carry.push(data[0]);
+            data = &data[1..];
+            match std::str::from_utf8(&self.carry) {
+                Ok(_) => self.carry.clear(),
+                Err(e) if e.error_len().is_some() || self.carry.len() >= 4 => {
+                    self.invalid.set(true);
+                    return;
+                }
+                Err(_) => {}
+            }
+        }
+        if let Err(e) = std::str::from_utf8(data) {
+            match e.error_len() {
+                Some(_) => self.invalid.set(true),
+                None => self.carry = data[e.valid_up_to()..].to_vec(),
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Read for Utf8Checked<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let chunk = self.fill_buf()?;
+        let n = chunk.len().min(out.len());
+        out[..n].copy_from_slice(&chunk[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Utf8Checked<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        let chunk = self.inner.fill_buf()?;
+        if chunk.is_empty() && !self.carry.is_empty() {
+            self.invalid.set(true);
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        if let Ok(chunk) = self.inner.fill_buf() {
+            let seen = chunk[..amount.min(chunk.len())].to_owned();
+            self.check(&seen);
+        }
+        self.inner.consume(amount);
+    }
+}
+
+/// Calls `f` with a reader over `part`, inflated from `stream` as `f` pulls
+/// events; a failure is reported with the reason that comes first (see the
+/// module doc), as the refusal's text.
+pub(crate) fn with_part_stream<T>(
+    part: &str,
+    stream: &mut PartStream<'_, '_>,
+    max_depth: usize,
+    f: impl FnOnce(&mut Reader<'_>) -> Result<T, XmlError>,
+) -> Result<T, String> {
+    let mut prefix = Vec::with_capacity(PREFIX_BYTES);
+    let got = (&mut *stream)
+        .take(PREFIX_BYTES as u64)
+        .read_to_end(&mut prefix);
+    if got.is_err() {
+        return Err(failure(stream, None));
+    }
+    let other_encoding = prefix.starts_with(b"\xfe\xff")
+        || prefix.starts_with(b"\xff\xfe")
+        || declared_latin1(&prefix);
+    if other_encoding {
+        let mut whole = prefix;
+        if stream.read_to_end(&mut whole).is_err() {
+            return Err(failure(stream, None));
+        }
+        return with_reader(part, &whole, max_depth, f).map_err(|e| e.0);
+    }
+    let skip = if prefix.starts_with(b"\xef\xbb\xbf") {
+        3
+    } else {
+        0
+    };
+    let starts_with_decl = prefix[skip..].starts_with(b"<?xml");
+    let invalid = Rc::new(Cell::new(false));
+    let outcome = {
+        let chained = io::Cursor::new(prefix).chain(&mut *stream);
+        let mut buffered = BufReader::with_capacity(TEXT_BUFFER_BYTES, chained);
+        buffered.consume(skip);
+        let checked = Utf8Checked {
+            inner: buffered,
+            carry: Vec::new(),
+            invalid: Rc::clone(&invalid),
+        };
+        let mut reader = Reader::over_stream(part, Box::new(checked), max_depth, starts_with_decl);
+        let outcome = f(&mut reader);
+        reader.drain();
+        outcome
+    };
+    let utf8 = invalid
+        .get()
+        .then(|| XmlError::new(part, "invalid UTF-8").0);
+    match outcome {
+        Ok(value) => match failure_or(stream, utf8) {
+            Some(why) => Err(why),
+            None => Ok(value),
+        },
+        Err(e) => Err(failure(stream, utf8.or(Some(e.0)))),
+    }
+}
+
+/// The stream's own failure if it had one (reading it to its end to learn
+/// it), else `fallback`.
+fn failure_or(stream: &mut PartStream<'_, '_>, fallback: Option<String>) -> Option<String> {
+    match stream.drain() {
+        Some(e) => Some(e.to_string()),
+        None => fallback,
+    }
+}
+
+fn failure(stream: &mut PartStream<'_, '_>, fallback: Option<String>) -> String {
+    failure_or(stream, fallback).unwrap_or_else(|| "the part could not be read".to_string())
+}

@@ -1,0 +1,136 @@
+//! Big uploads parse in bounded memory: the process's peak resident memory
+//! (Linux's `VmHWM`, reset through `/proc/self/clear_refs` before each parse)
+//! must grow far less than the document's inflated size while one large
+//! generated document is parsed from a slice. The text must be the one the
+//! whole-part parser produced (its digest, recorded from that parser on the
+//! same generated document). One binary of its own, so no other test's
+//! memory is counted; the measurements run one at a time.
+#![cfg(target_os = "linux")]
+
+use ctxguard_extract::{parse, Options};
+use std::io::Write;
+use std::sync::Mutex;
+
+/// One test at a time, its input built and parsed alone (the peak is the process's).
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// A `/proc/self/status` figure in bytes.
+fn status_bytes(key: &str) -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").expect("Linux has /proc");
+    let kib: usize = status
+        .lines()
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .expect("the field is there");
+    kib * 1024
+}
+
+/// The text's digest, its length in bytes, and how far the resident peak rose.
+fn measure(bytes: &[u8], extension: &str) -> (u64, usize, usize) {
+    std::fs::write("/proc/self/clear_refs", "5").expect("the peak can be reset");
+    let before = status_bytes("VmRSS:");
+    let parsed = parse(&bytes, extension, &Options::default()).expect("the document parses");
+    let peak = status_bytes("VmHWM:").saturating_sub(before);
+    (fnv1a(parsed.text.as_bytes()), parsed.text.len(), peak)
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A deflated zip of `(name, bytes)` members.
+fn zip_of(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut w = zip::ZipWriter::new(&mut out);
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, data) in members {
+        w.start_file(*name, options).expect("an in-memory zip");
+        w.write_all(data).expect("memory");
+    }
+    w.finish().expect("an in-memory zip");
+    out.into_inner()
+}
+
+const NS: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+const RNS: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
+/// A workbook of one sheet of `rows` rows (numbers, a shared string, an
+/// inline string, a formula with its cached value) and `strings` shared strings.
+fn workbook(rows: usize, strings: usize) -> (Vec<u8>, usize) {
+    let ct = r#"<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>"#;
+    let wb = format!(
+        r#"<workbook xmlns="{NS}" xmlns:r="{RNS}"><sheets><sheet name="Big" sheetId="1" r:id="rId1"/></sheets></workbook>"#
+    );
+    let rels = format!(
+        r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="{RNS}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#
+    );
+    let mut sheet = format!(r#"<worksheet xmlns="{NS}"><sheetData>"#);
+    for i in 1..=rows {
+        sheet.push_str(&format!(
+            r#"<row r="{i}"><c r="A{i}"><v>{i}</v></c><c r="B{i}" t="s"><v>{}</v></c><c r="C{i}"><v>{}.25</v></c><c r="D{i}" t="inlineStr"><is><t>note {}</t></is></c><c r="E{i}"><f>A{i}*2</f><v>{}</v></c></row>"#,
+            i % strings,
+            i * 3,
+            i % 1000,
+            i * 2
+        ));
+    }
+    sheet.push_str("</sheetData></worksheet>");
+    let mut sst = format!(r#"<sst xmlns="{NS}">"#);
+    for i in 0..strings {
+        sst.push_str(&format!("<si><t>customer {i}</t></si>"));
+    }
+    sst.push_str("</sst>");
+    let inflated = sheet.len() + sst.len();
+    let zip = zip_of(&[
+        ("[Content_Types].xml", ct.as_bytes()),
+        ("xl/workbook.xml", wb.as_bytes()),
+        ("xl/_rels/workbook.xml.rels", rels.as_bytes()),
+        ("xl/worksheets/sheet1.xml", sheet.as_bytes()),
+        ("xl/sharedStrings.xml", sst.as_bytes()),
+    ]);
+    (zip, inflated)
+}
+
+#[test]
+fn a_big_workbook_parses_in_bounded_memory_to_the_same_text() {
+    let _alone = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (bytes, inflated) = workbook(110_000, 5_000);
+    assert!(inflated > 20_000_000, "{inflated} bytes inflated");
+    let (digest, text_bytes, peak) = measure(&bytes, ".xlsx");
+    eprintln!("xlsx: {inflated} bytes inflated, text {text_bytes} bytes, peak {peak} bytes, digest {digest:016x}");
+    assert_eq!(
+        digest, XLSX_DIGEST,
+        "the text differs from the whole-part parser's"
+    );
+    assert!(peak < 12 * 1024 * 1024, "peak {peak} bytes");
+}
+
+/// The whole-part parser's text of `workbook(110_000, 5_000)` (recorded before the sheets were streamed, when the parse peaked 222 MB above its start).
+const XLSX_DIGEST: u64 = 0xe52c_c280_94f1_26b3;
+
+#[test]
+fn a_big_zip_is_listed_from_its_directory_alone() {
+    let _alone = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let filler: Vec<u8> = (0..20_000_000)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect();
+    let names: Vec<String> = (0..2_000).map(|i| format!("dir/file{i}.txt")).collect();
+    let mut members: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b"x"[..])).collect();
+    members.push(("big.bin", &filler));
+    let bytes = zip_of(&members);
+    let (_, text_bytes, peak) = measure(&bytes, ".zip");
+    eprintln!(
+        "zip: {} bytes, text {text_bytes} bytes, peak {peak} bytes",
+        bytes.len()
+    );
+    assert!(peak < 1024 * 1024, "peak {peak} bytes");
+}
