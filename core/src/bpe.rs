@@ -22,7 +22,6 @@
 //! the oracle: the differential tests compare both engines on the conformance
 //! corpus and on generated text.
 
-mod masks;
 mod memo;
 mod merge;
 pub(crate) mod pretokenize;
@@ -342,9 +341,8 @@ impl Encoder {
         let RunState { tokens, at } = state;
         let mut p = *at;
         let stop = until.min(bytes.len());
-        let mut block = masks::Block::EMPTY;
         while p < stop {
-            let e = pretokenize::next_end_masked::<P>(text, p, &mut block);
+            let e = pretokenize::next_end::<P>(text, p);
             let start = p;
             p = e;
             let Some(pb) = bytes.get(start..e) else { break };

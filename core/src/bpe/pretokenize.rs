@@ -4,7 +4,6 @@
 //! with no regex to compile. Each `*_next` returns the end of the piece that
 //! starts at `p`; every position starts a piece, so pieces tile the text.
 
-use super::masks::{Block, Rules};
 use super::unicode::{
     class, ASCII, FOLD_D, FOLD_E, FOLD_L, FOLD_M, FOLD_R, FOLD_S, FOLD_T, FOLD_V, LETTER, LOWERISH,
     NUMBER, SPACE, UPPERISH,
@@ -71,10 +70,6 @@ pub(crate) enum Pattern {
 
 /// One pre-tokenizer: where the piece that starts at byte `p` ends.
 pub(crate) trait Split {
-    /// The bitmask pre-tokenizer's rules for this pattern, if it has them
-    /// (else every piece takes the scalar path).
-    const RULES: Option<Rules> = None;
-
     fn end(s: &str, p: usize) -> usize;
 }
 
@@ -86,8 +81,6 @@ pub(crate) struct Cl100k;
 pub(crate) struct Gpt2;
 
 impl Split for O200k {
-    const RULES: Option<Rules> = Some(Rules::O200k);
-
     #[inline(always)]
     fn end(s: &str, p: usize) -> usize {
         match o200k_word(s.as_bytes(), p) {
@@ -98,8 +91,6 @@ impl Split for O200k {
 }
 
 impl Split for Cl100k {
-    const RULES: Option<Rules> = Some(Rules::Cl100k);
-
     #[inline(always)]
     fn end(s: &str, p: usize) -> usize {
         cl100k_next(s, p)
@@ -123,29 +114,6 @@ pub(crate) fn next_end<P: Split>(s: &str, p: usize) -> usize {
         end
     } else {
         p + char_len(s, p)
-    }
-}
-
-/// [`next_end`] through the bitmask pre-tokenizer: the next start `block` found when `p`
-/// is one of its starts and another follows; else a window loaded at `p` (an ASCII byte),
-/// or the scalar path when that window finds no start after `p` or `p` is not ASCII.
-#[inline(always)]
-pub(crate) fn next_end_masked<P: Split>(s: &str, p: usize, block: &mut Block) -> usize {
-    let Some(rules) = P::RULES else {
-        return next_end::<P>(s, p);
-    };
-    if let Some(e) = block.next(p) {
-        return e;
-    }
-    let b = s.as_bytes();
-    if b.get(p).is_some_and(|&c| c >= 0x80) {
-        // A non-ASCII piece: the scalar path decides it, no window is worth loading for it.
-        return next_end::<P>(s, p);
-    }
-    *block = Block::at(b, p, rules);
-    match block.next(p) {
-        Some(e) => e,
-        None => next_end::<P>(s, p),
     }
 }
 
