@@ -53,7 +53,7 @@ export function browserTable(r) {
   const cold = r.cold ?? {};
   const warm = r.warm ?? {};
   lines.push(
-    "Cold: a fresh page per sample; the tokenizer is loaded and counts a short probe, then the first count of the input in that page is timed (median of the pages). Warm: the same after counting another text of the same kind (`prose-2`, `mixed-2`) in that page.",
+    "Cold: a fresh page per sample; the tokenizer is loaded and counts a short probe, then the first count of the input in that page is timed (median of the pages). Warm: the same after counting another text of the same kind (`prose-2`, `mixed-2`) in that page (the fair race below calls this mode fresh, and its warm the same text counted again).",
     "",
     ...header(["tokenizer", "init ms (fresh pages)", "cold en MB/s", "cold zh", "cold code", "cold mixed", "cold prose", "warm prose", "warm mixed", ...worstColumns("cold ", " ms")]),
   );

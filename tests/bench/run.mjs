@@ -35,7 +35,8 @@ const contexts = Number(option("--contexts", "5"));
 const coldRuns = Number(option("--cold-runs", "3"));
 const raceRuns = Number(option("--race-runs", "1"));
 const raceOnly = process.argv.includes("--race-only");
-const TIMEOUT_MS = Number(option("--timeout-min", "20")) * 60_000;
+// The race adds about 150 fresh pages to the session (a few minutes on a quiet machine).
+const TIMEOUT_MS = Number(option("--timeout-min", "35")) * 60_000;
 const ALL = ["ctxguard", "hypertok", "gpt-tokenizer", "ai-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
 const only = option("--only", null)?.split(",");
 for (const name of only ?? []) {
