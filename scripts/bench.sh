@@ -7,7 +7,8 @@
 #   4. native: criterion benches (core/benches/engine.rs) beside toktok-rs,
 #      bpe-openai and tiktoken-rs, short measurement time; and where one cold count's
 #      instructions go, by the engine's parts (callgrind, tests/bench/profile.mjs);
-#   5. browser: tests/bench/run.mjs in headless Chromium;
+#   5. browser: tests/bench/run.mjs in headless Chromium, with the fair race (tests/bench/race.mjs:
+#      every engine cold, warm and on fresh text, on tests/bench/varied.mjs's texts);
 #   6. exact at scale (with the native part): 100 MB of real text from Debian's documentation
 #      packages (installed when missing), counted by ctxguard and tiktoken-rs in all four
 #      encodings (core's `differential` example), for issue 25's targets and the workers section;
@@ -61,11 +62,14 @@ cargo fetch --quiet
 node tests/bench/corpus.mjs "$corpus"
 # The real texts of issue 25's 50 MB cold counts and of the exact-at-scale and workers runs:
 # Python's manual and the Debian Reference in Chinese, from Debian's packages (installed when missing).
-if [ ! -d /usr/share/doc/python3.11/html/_sources ] || ! ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1; then
-  echo "installing Debian's python3.11-doc and debian-reference-zh-cn (the benches' real text)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-doc debian-reference-zh-cn >/dev/null
+if [ ! -d /usr/share/doc/python3.11/html/_sources ] || ! ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1 \
+  || [ ! -d /usr/share/man/zh_TW ]; then
+  echo "installing Debian's python3.11-doc, debian-reference-zh-cn and manpages-zh (the benches' real text)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3.11-doc debian-reference-zh-cn manpages-zh >/dev/null
 fi
 node tests/bench/bigtext.mjs "$corpus/big" --mb 50
+# The browser race's varied real text: four sources of about 1 MB per kind (en, zh, code).
+node tests/bench/varied.mjs "$corpus/varied"
 
 if [ "$native" = 1 ]; then
   step "native: cargo bench -p ctxguard-core --bench engine"

@@ -37,13 +37,13 @@ function files(dir, keep) {
 }
 
 /** Python's manual, as its reST sources. */
-function english() {
+export function english() {
   if (!existsSync(PY_SOURCES)) throw new Error(`${PY_SOURCES} is missing: apt-get install python3.11-doc`);
   return files(PY_SOURCES, (n) => n.endsWith(".txt")).map((p) => readFileSync(p, "utf8")).join("\n");
 }
 
 /** The Debian Reference in Simplified Chinese, as text. */
-function chinese() {
+export function chinese() {
   const pages = existsSync(ZH_REFERENCE) ? files(ZH_REFERENCE, (n) => n.endsWith(".zh-cn.html")) : [];
   if (pages.length === 0) throw new Error(`${ZH_REFERENCE}/*.zh-cn.html are missing: apt-get install debian-reference-zh-cn`);
   const entities = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };

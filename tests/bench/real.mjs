@@ -31,7 +31,7 @@ function lockedVersion(root, name) {
 }
 
 /** The unpacked source folder of a locked crate in cargo's registry. */
-function crateDir(root, name) {
+export function crateDir(root, name) {
   const version = lockedVersion(root, name);
   const home = process.env.CARGO_HOME ?? join(homedir(), ".cargo");
   const src = join(home, "registry", "src");
@@ -43,7 +43,7 @@ function crateDir(root, name) {
 }
 
 /** Every `.rs` file under `dir`, in sorted path order. */
-function rustFiles(dir) {
+export function rustFiles(dir) {
   const out = [];
   const walk = (d) => {
     for (const name of readdirSync(d).sort()) {
@@ -57,7 +57,7 @@ function rustFiles(dir) {
 }
 
 /** `text` cut to at most `size` bytes, at the end of a line. */
-function cut(text, size) {
+export function cut(text, size) {
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= size) return text;
   let end = bytes.lastIndexOf(0x0a, size - 1) + 1;

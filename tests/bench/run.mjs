@@ -6,18 +6,25 @@
 //   - cold counts: a fresh page per sample, the first count of an input there
 //     (`--cold-runs` pages per tokenizer and input), and warm ones (after a
 //     first text of the same kind);
+//   - the fair race (tests/bench/race.mjs): ctxguard, hypertok and gpt-tokenizer in the same three
+//     modes, a fresh page per sample (cold: the first count; warm: the same text again; fresh: a new
+//     text of the same kind after another one), on every text of the varied real corpus
+//     (tests/bench/varied.mjs: four sources per kind) and the generated prose and mixed,
+//     `--race-runs` pages per text and mode;
 //   - the throughput / worst-case page once;
 // prints the table and writes the raw result as JSON to `--out`.
 //
 // Usage: node tests/bench/run.mjs [--out FILE] [--pkg DIR] [--corpus DIR] [--inits N] [--contexts N]
-//        [--cold-runs N] [--only NAME,…] [--timeout-min N] [--chromium PATH]
+//        [--cold-runs N] [--race-runs N] [--race-only] [--only NAME,…] [--timeout-min N] [--chromium PATH]
 // (--pkg: ctxguard's npm package folder from the repository root, default pkg/core;
 //  --corpus: the inputs corpus.mjs wrote, from the repository root, default tests/bench/.corpus;
-//  --only: run just these tokenizers beside ctxguard, e.g. `--only ctxguard` while tuning it).
+//  --only: run just these tokenizers beside ctxguard, e.g. `--only ctxguard` while tuning it;
+//  --race-only: the fair race alone, nothing else, e.g. to check a change to it).
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openBrowser, root } from "../support/browser.mjs";
 import { option, sleep } from "../support/net.mjs";
+import { RACE, raceTexts, raceTable } from "./race.mjs";
 import { browserTable, WORST } from "./report.mjs";
 
 const out = option("--out", null);
@@ -26,7 +33,10 @@ const corpus = option("--corpus", "tests/bench/.corpus");
 const inits = Number(option("--inits", "5"));
 const contexts = Number(option("--contexts", "5"));
 const coldRuns = Number(option("--cold-runs", "3"));
-const TIMEOUT_MS = Number(option("--timeout-min", "20")) * 60_000;
+const raceRuns = Number(option("--race-runs", "1"));
+const raceOnly = process.argv.includes("--race-only");
+// The race adds about 150 fresh pages to the session (a few minutes on a quiet machine).
+const TIMEOUT_MS = Number(option("--timeout-min", "35")) * 60_000;
 const ALL = ["ctxguard", "hypertok", "gpt-tokenizer", "ai-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
 const only = option("--only", null)?.split(",");
 for (const name of only ?? []) {
@@ -50,6 +60,37 @@ const BIG_FOR = ["ctxguard", "hypertok"];
 /** Warm: kinds with a second text (`KEY-2`). */
 const WARM = ["prose", "mixed"];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * The fair race: for each text of each kind, each of the three modes, each engine in turn (so that
+ * a change of the machine's load hits them alike), `raceRuns` fresh pages; the median per text.
+ */
+async function race(visit, browser) {
+  const engines = RACE.filter((n) => TOKENIZERS.includes(n));
+  const texts = raceTexts(join(root, corpus));
+  const out = { engines, texts, results: {} };
+  for (const [kind, list] of Object.entries(texts)) {
+    list.forEach((t, i) => {
+      t.before = list[(i + 1) % list.length].key;
+    });
+    for (const t of list) {
+      for (const mode of ["cold", "warm", "fresh"]) {
+        for (const name of engines) {
+          const query =
+            mode === "cold" ? "mode=cold" : mode === "warm" ? "mode=again" : `mode=fresh&before=${encodeURIComponent(t.before)}`;
+          const runs = [];
+          for (let run = 0; run < raceRuns; run++) {
+            runs.push(await visit(browser, `${query}&tok=${encodeURIComponent(name)}&input=${encodeURIComponent(t.key)}&run=${run}`));
+          }
+          const ms = median(runs.map((r) => r.ms));
+          ((out.results[name] ??= {})[mode] ??= {})[t.key] = { kind, ms, bytes: runs[0].bytes, tokens: runs[0].tokens };
+          console.log(`race ${mode} ${name} ${t.key}: ${ms.toFixed(1)} ms (${(runs[0].bytes / 1e6 / (ms / 1000)).toFixed(1)} MB/s)`);
+        }
+      }
+    }
+  }
+  return out;
+}
 
 async function main() {
   for (const p of [`${pkg}/ctxguard_core.js`, `${pkg}/ctxguard_core_bg.wasm`, "tests/bench/node_modules/ai-tokenizer/package.json", `${corpus}/en.txt`]) {
@@ -77,7 +118,7 @@ async function main() {
 
   // Init in brand-new browser sessions (a fresh profile each), the tokenizers taking turns; then,
   // in one more fresh session, where ctxguard's init goes (bench.js initPartsMode).
-  for (let i = 0; i < contexts; i++) {
+  for (let i = 0; i < (raceOnly ? 0 : contexts); i++) {
     for (const name of [...STARTUP, "parts"]) {
       const browser = await openBrowser();
       try {
@@ -112,6 +153,10 @@ async function main() {
     // (about 100 ms more); take it on a page that times nothing, so that no tokenizer's
     // first sample pays it.
     await visit(browser, "mode=warmup");
+    if (raceOnly) {
+      report.race = await race(visit, browser);
+      return finish(report);
+    }
     for (let run = 0; run < inits; run++) {
       for (const name of TOKENIZERS) {
         const r = await visit(browser, `mode=init&tok=${encodeURIComponent(name)}&run=${run}`);
@@ -141,6 +186,7 @@ async function main() {
         }
       }
     }
+    report.race = await race(visit, browser);
     await browser.goto(`${page}?mode=run&${common}${only ? `&only=${encodeURIComponent(only.join(","))}` : ""}`);
     const r = await poll(browser, (p) => console.log(`  ${p}…`));
     if (r.error) throw new Error(`bench page: ${r.error}`);
@@ -149,10 +195,16 @@ async function main() {
     clearTimeout(deadline);
     await browser.close();
   }
+  return finish(report);
+}
+
+/** Writes the raw result and prints the tables. */
+function finish(report) {
   delete report.done;
   delete report.progress;
   if (out) writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
-  console.log("\n" + browserTable(report));
+  if (!raceOnly) console.log("\n" + browserTable(report));
+  console.log("\n" + raceTable(report.race));
   // A JS tokenizer disagreeing with ctxguard is reported (in the table), not a failure of the run.
   return 0;
 }
