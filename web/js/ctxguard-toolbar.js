@@ -221,7 +221,8 @@ if (IN_BROWSER) globalThis.__ctxguardToolbarStream ??= (url) => {
 // Every attribute has a property that reflects it (`el.session = "b"` is `setAttribute("session",
 // "b")`; null or undefined removes it), so property bindings (Vue, Angular, Lit) and attributes are
 // one. Rows: [property, attribute, kind]; a "number" reads as a number (null when absent or not a
-// finite number), a "boolean" as present or not (false removes it). `lang` is HTMLElement's own.
+// finite number), a "boolean" as present and not "false", as the toolbar reads it (false removes
+// it). `lang` is HTMLElement's own.
 const TOOLBAR_PROPERTIES = [
   ["session", "session", "string"],
   ["server", "server", "string"],
@@ -248,7 +249,7 @@ function reflectProperties(element, properties) {
       enumerable: true,
       get() {
         const value = this.getAttribute(attribute);
-        if (kind === "boolean") return value !== null;
+        if (kind === "boolean") return value !== null && value.trim() !== "false";
         if (kind === "number") return value === null || value.trim() === "" || !Number.isFinite(+value) ? null : +value;
         return value;
       },
