@@ -139,7 +139,10 @@ try {
       }
       // :session and :compact are property bindings: the element follows them.
       await page.click('[data-testid="vue-task-2"]');
-      await until("task-2 played", () => page.evaluate(() => document.querySelector(".app")?.dataset.done === "true"), 10_000);
+      await until("task-2 played", () => page.evaluate(() => {
+        const s = document.querySelector("ctxguard-toolbar").state;
+        return document.querySelector(".app").dataset.done === "true" && s.session === "task-2" && s.metrics?.used_input_tokens === 19_500;
+      }), 10_000);
       await page.click('[data-testid="vue-compact"]');
       const after = await page.evaluate(() => {
         const el = document.querySelector("ctxguard-toolbar");
