@@ -120,7 +120,7 @@ try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 720 } });
       const errors = [];
       page.on("pageerror", (e) => errors.push(e.message));
-      page.on("console", (m) => (m.type() === "error" || /Failed to resolve component/.test(m.text())) && errors.push(m.text()));
+      page.on("console", (m) => (m.type() === "error" || /Failed to resolve component/.test(m.text())) && errors.push(`${m.text()} ${m.location()?.url ?? ""}`));
       await page.goto(`${site.origin}/examples/vue/dist/index.html`);
       // Mid-run, the compaction pauses in_progress: :state(compacting) is set and the app's CSS shows it.
       await until("compacting", () => page.evaluate(() => document.querySelector("ctxguard-toolbar")?.matches(":state(compacting)")), 30_000, 25);
