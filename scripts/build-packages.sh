@@ -162,7 +162,7 @@ build_toolbar() {
   build_page "$dist"
   mkdir -p "$out"
   cp -r "$dist/ctxguard-toolbar/." "$out/"
-  cp web/js/README.md LICENSE THIRD-PARTY-NOTICES.md "$out/"
+  cp web/js/README.md web/js/custom-elements.json LICENSE THIRD-PARTY-NOTICES.md "$out/"
   sed "s/\"version\": \"[^\"]*\"/\"version\": \"$version\"/" web/js/package.json >"$out/package.json"
   # The declarations: core's wire types (defined once, shared with ctxguard-core), then the elements'.
   { cat core/src/protocol/wire.d.ts; echo; cat web/js/ctxguard-toolbar.d.ts; } >"$out/ctxguard-toolbar.d.ts"

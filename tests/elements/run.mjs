@@ -10,6 +10,7 @@ import { launchBrowser, root, serveDirectory } from "../support/browser.mjs";
 import { Tally, option } from "../support/net.mjs";
 import { Harness } from "./harness.mjs";
 import { documentsChecks } from "./documents.checks.mjs";
+import { manifestChecks } from "./manifest.checks.mjs";
 import { packageChecks } from "./package.checks.mjs";
 import { previewChecks } from "./preview.checks.mjs";
 import { projectionChecks } from "./projection.checks.mjs";
@@ -40,6 +41,7 @@ try {
   await packageChecks(h, check, { pkg });
   await toolbarChecks(h, check);
   await projectionChecks(h, check);
+  await manifestChecks(h, check, { pkg });
   await sseChecks(h, check);
   await previewChecks(h, check);
   await documentsChecks(h, check);

@@ -3,13 +3,16 @@
 // GET /api/sessions/{id}/context answers the context the test set (404 for
 // an unknown session); GET /api/sessions/{id}/events and GET /api/events
 // (several sessions, as the relay tags and resumes them) hold the stream
-// open and send what the test sends. Every request is recorded with its query,
+// open and send what the test sends. /context says `"shared_stream": true`, as
+// the relay's does; started with `{sharedStream: false}` it is a server of the
+// per-session routes only (no such field, and GET /api/events is a 404), as a
+// hand-written backend is. Every request is recorded with its query,
 // and every stream's close is seen. CORS allows any origin (the test pages
 // come from another port), as the real server does.
 import { createServer } from "node:http";
 
 /** Starts the server on a free loopback port; resolves to its handle. */
-export function startScriptedServer() {
+export function startScriptedServer({ sharedStream = true } = {}) {
   const sessions = new Map();
   const requests = [];
   const streams = new Set();
@@ -18,7 +21,7 @@ export function startScriptedServer() {
     const record = { path: url.pathname, query: Object.fromEntries(url.searchParams), at: Date.now(), closed: false };
     requests.push(record);
     res.setHeader("access-control-allow-origin", "*");
-    if (url.pathname === "/api/events") {
+    if (url.pathname === "/api/events" && sharedStream) {
       multiStream(url, req, res, record);
       return;
     }
@@ -29,7 +32,8 @@ export function startScriptedServer() {
       return;
     }
     if (m[2] === "context") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(session.context));
+      const body = sharedStream ? { ...session.context, shared_stream: true } : session.context;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
@@ -100,6 +104,10 @@ export function startScriptedServer() {
     /** Open streams carrying `session`. */
     open(session) {
       return [...streams].filter((s) => s.sessions.includes(session)).length;
+    },
+    /** Ends every per-session stream of `session` (the browser sees it fail). */
+    drop(session) {
+      for (const s of streams) if (!s.cursor && s.sessions.includes(session)) s.res.end();
     },
     /** Ends every multi-session stream (the browser sees it fail). */
     dropShared() {

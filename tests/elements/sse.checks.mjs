@@ -131,6 +131,36 @@ export async function sseChecks(h, check) {
       }),
     );
 
+    await check("a server of the per-session routes only (no shared_stream in /context): its own stream, resumed there, never /api/events", () =>
+      h.with(async ({ page }) => {
+        const plain = await startScriptedServer({ sharedStream: false });
+        try {
+          for (const n of ["p1", "p2"]) plain.session(n, context(4, 1_000));
+          await page.evaluate((origin) => {
+            window.tbs = ["p1", "p2"].map((n) => t.add(`<ctxguard-toolbar server="${origin}" session="${n}"></ctxguard-toolbar>`));
+          }, plain.origin);
+          await waitFor(page, "both live", () => tbs.every((tb) => t.attr(tb, "ctxguard-connection", "data-state") === "live"));
+          assert(plain.open("p1") === 1 && plain.open("p2") === 1, `open: ${plain.open("p1")} ${plain.open("p2")}`);
+          plain.session("p1", context(5, 2_000)); // the server's latest state, as /context answers it
+          plain.send("p1", 5, event(2_000));
+          await waitFor(page, "event 5", () => tbs[0].state.last_event_id === 5);
+          // The server ends the stream: the toolbar resyncs from /context and asks the same route from event 5.
+          plain.drop("p1");
+          await until("reopened", async () => plain.to("p1", "events").length === 2 && plain.open("p1") === 1, 10_000, 25);
+          assert(plain.to("p1", "events")[1].query.last_event_id === "5", JSON.stringify(plain.to("p1", "events")[1].query));
+          plain.send("p1", 6, event(3_000));
+          await waitFor(page, "event 6", () => tbs[0].state.last_event_id === 6 && tbs[0].state.metrics.used_input_tokens === 3_000);
+          const shared = plain.requests.filter((r) => r.path === "/api/events");
+          assert(shared.length === 0, `asked the shared stream ${shared.length} times`);
+          // Removed before the server goes, so no stream is cut mid-chunk.
+          await page.evaluate(() => tbs.forEach((tb) => tb.remove()));
+          await until("streams closed", async () => plain.open("p1") + plain.open("p2") === 0, 5000, 25);
+        } finally {
+          await plain.close();
+        }
+      }),
+    );
+
     await check("pushEvent in sse mode is merged with the stream by the same id rules", () =>
       h.with(async ({ page }) => {
         server.session("merge", context(20, 1_000));

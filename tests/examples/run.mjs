@@ -3,14 +3,18 @@
 // examples/react (built by Vite: a React 19 chat UI feeding the toolbar from
 // a Socket.IO-like emitter and reading ctxguard-change back into React state)
 // and examples/socketio (a real socket.io 4.8 server emitting a scripted Wegent
-// session to a plain page that imports the installed toolbar tarball).
+// session to a plain page that imports the installed toolbar tarball), and
+// examples/vue (built by Vite: property bindings, event listeners, a template
+// ref, the toolbar's state styled from outside), and the hand-written backends
+// (backends.mjs: Python and Node servers of the per-session routes, no relay).
 //
-// Usage: node tests/examples/run.mjs --bin PATH [--screenshot docs/react-example.png]
-//        node tests/examples/run.mjs --only socket.io   (one check; the relay's only when a relay check runs)
+// Usage: node tests/examples/run.mjs --bin PATH [--screenshot docs/react-example.png] [--vue-screenshot FILE]
+//        node tests/examples/run.mjs --only TEXT   (the checks whose name holds TEXT; the relay only when a relay check runs)
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { launchBrowser, root, serveDirectory } from "../support/browser.mjs";
 import { Tally, assert, option, startServe, stopAll, until, wanted } from "../support/net.mjs";
+import { backendChecks } from "./backends.mjs";
 
 const RELAY_CHECKS = [
   "plain HTML: one import, a toolbar fed by SSE goes live and follows the session",
@@ -19,6 +23,7 @@ const RELAY_CHECKS = [
 const bin = option("--bin", null);
 const relayWanted = RELAY_CHECKS.some(wanted);
 const screenshot = option("--screenshot", null);
+const vueScreenshot = option("--vue-screenshot", null);
 if (!bin && relayWanted) {
   console.error("usage: node tests/examples/run.mjs --bin PATH [--screenshot FILE]");
   process.exit(2);
@@ -111,6 +116,49 @@ try {
       await page.close();
     });
   }
+
+  await vueExample();
+  async function vueExample() {
+    await tally.check("Vue: property bindings, event listeners and a template ref drive the toolbar; its state styled from outside", async () => {
+      const page = await browser.newPage({ viewport: { width: 1000, height: 720 } });
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      page.on("console", (m) => (m.type() === "error" || /Failed to resolve component/.test(m.text())) && errors.push(`${m.text()} ${m.location()?.url ?? ""}`));
+      await page.goto(`${site.origin}/examples/vue/dist/index.html`);
+      // Mid-run, the compaction pauses in_progress: :state(compacting) is set and the app's CSS shows it.
+      await until("compacting", () => page.evaluate(() => document.querySelector("ctxguard-toolbar")?.matches(":state(compacting)")), 30_000, 25);
+      const ring = await page.evaluate(() => getComputedStyle(document.querySelector("ctxguard-toolbar")).boxShadow);
+      assert(ring.includes("rgb(217, 119, 6)"), `the compacting ring: ${ring}`);
+      await until("task-1 played", () => page.evaluate(() => document.querySelector(".app")?.dataset.done === "true"), 30_000);
+      const text = (id) => page.evaluate((id) => document.querySelector(`[data-testid="${id}"]`).textContent.trim(), id);
+      const s = await page.evaluate(() => document.querySelector("ctxguard-toolbar").state);
+      assert(s.session === "task-1" && s.history.length === 1 && s.history[0].status === "completed", JSON.stringify(s).slice(0, 300));
+      const seen = [await text("vue-session"), await text("vue-remaining"), await text("vue-history"), await text("vue-compactions"), await text("vue-forecast")];
+      const expected = ["task-1", `${s.metrics.display_remaining_percent}%`, "1", "3", s.forecast ? `≈ ${s.forecast.turns}` : "–"];
+      assert(JSON.stringify(seen) === JSON.stringify(expected), `Vue shows ${JSON.stringify(seen)}, the toolbar ${JSON.stringify(expected)}`);
+      if (vueScreenshot) {
+        await page.screenshot({ path: vueScreenshot, fullPage: true });
+        console.log(`wrote ${vueScreenshot}`);
+      }
+      // :session and :compact are property bindings: the element follows them.
+      await page.click('[data-testid="vue-task-2"]');
+      await until("task-2 played", () => page.evaluate(() => {
+        const s = document.querySelector("ctxguard-toolbar").state;
+        return document.querySelector(".app").dataset.done === "true" && s.session === "task-2" && s.metrics?.used_input_tokens === 19_500;
+      }), 10_000);
+      await page.click('[data-testid="vue-compact"]');
+      const after = await page.evaluate(() => {
+        const el = document.querySelector("ctxguard-toolbar");
+        return { session: el.session, attr: el.getAttribute("session"), state: el.state.session, compact: el.compact, used: el.state.metrics?.used_input_tokens };
+      });
+      assert(JSON.stringify(after) === JSON.stringify({ session: "task-2", attr: "task-2", state: "task-2", compact: true, used: 19_500 }), JSON.stringify(after));
+      assert((await text("vue-session")) === "task-2", await text("vue-session"));
+      assert(errors.length === 0, errors.join(" | "));
+      await page.close();
+    });
+  }
+
+  await backendChecks({ browser, site, tally });
 
   await tally.check("socket.io: a Wegent session on the real socket.io reaches the toolbar; late, unknown and cancelled handled", async () => {
     const server = await startNodeServer(join(root, "examples/socketio/server.mjs"), ["--port", "0", "--step-ms", "120"]);

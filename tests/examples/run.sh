@@ -3,9 +3,11 @@
 # against `ctxguard serve --demo`, examples/react (npm ci from its lock
 # file, type-checked with the package's declarations, built by Vite), and
 # examples/socketio (npm ci of its pinned socket.io server and client, then the
-# packed toolbar tarball installed as a user would). Prints
+# packed toolbar tarball installed as a user would), examples/vue (npm ci, vite
+# build) and the hand-written backends (examples/python-backend,
+# examples/node-backend: real servers of the per-session routes). Prints
 # `N passed, M failed`; exits non-zero on any failure.
-#   UPDATE_SCREENSHOT=1 bash tests/examples/run.sh   # also writes docs/react-example.png
+#   UPDATE_SCREENSHOT=1 bash tests/examples/run.sh   # also writes docs/react-example.png and docs/vue-example.png
 #   bash tests/examples/run.sh --only TEXT            # only the checks whose name holds TEXT
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,7 +21,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-for tool in cargo node npm "${CHROMIUM:-/usr/bin/chromium}"; do
+for tool in cargo node npm python3 "${CHROMIUM:-/usr/bin/chromium}"; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "tests/examples/run.sh: $tool is missing (run scripts/setup.sh)" >&2
     exit 1
@@ -43,6 +45,9 @@ echo "==> examples/react: npm ci (when its lock file changed), tsc --noEmit, vit
 # After the package build: the lock links ctxguard-toolbar to ../../pkg/toolbar.
 npm_ci_if_changed examples/react
 (cd examples/react && npm run --silent build)
+echo "==> examples/vue: npm ci (when its lock file changed), vite build"
+npm_ci_if_changed examples/vue
+(cd examples/vue && npm run --silent build)
 npm_ci_if_changed tests/support
 
 echo "==> examples/socketio: npm ci, then the toolbar tarball"
@@ -51,6 +56,6 @@ tarball=$(ls pkg/ctxguard-toolbar-*.tgz)
 (cd examples/socketio && npm install --no-save --offline --no-audit --no-fund --silent "$root/$tarball")
 
 shot=()
-[ "${UPDATE_SCREENSHOT:-}" = 1 ] && shot=(--screenshot "$root/docs/react-example.png")
+[ "${UPDATE_SCREENSHOT:-}" = 1 ] && shot=(--screenshot "$root/docs/react-example.png" --vue-screenshot "$root/docs/vue-example.png")
 echo "==> browser checks"
 node tests/examples/run.mjs --bin "$work/ctxguard" "${shot[@]}" "${only[@]}"

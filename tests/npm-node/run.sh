@@ -5,7 +5,9 @@
 # and host.cjs (`require`) there: every public case of the JS kinds through each,
 # the export list and argument handling, issue 24's faults (faults.mjs), and the time
 # from import to the first count; then documents.mjs (every document case through
-# parseDocument) and pool.mjs (ctxguard-core/pool's TokenPool on worker_threads).
+# parseDocument) and pool.mjs (ctxguard-core/pool's TokenPool on worker_threads);
+# then ssr/ssr.mjs: ctxguard-toolbar and ctxguard-core imported without a DOM and
+# react-dom/server rendering the elements (ssr/'s lock file pins react and react-dom).
 # `--only TEXT`: only the checks (and document cases) whose name holds TEXT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,4 +40,11 @@ echo "--> node documents.mjs (every document_parse case through ctxguard-core/do
 (cd "$project" && CTXGUARD_ROOT="$root" node documents.mjs "${only[@]}") || status=1
 echo "--> node pool.mjs (ctxguard-core/pool on worker_threads)"
 (cd "$project" && CTXGUARD_ROOT="$root" node pool.mjs "${only[@]}") || status=1
+echo "--> node ssr/ssr.mjs (no DOM: the two packages imported, react-dom/server rendering the elements)"
+if bash scripts/build-packages.sh toolbar && npm_ci_if_changed tests/npm-node/ssr; then
+  (cd tests/npm-node/ssr && npm install --no-save --offline --no-audit --no-fund --silent "$root"/pkg/ctxguard-toolbar-*.tgz "$tarball" &&
+    node ssr.mjs "${only[@]}") || status=1
+else
+  echo "FAIL the toolbar package or the ssr folder's install"; status=1
+fi
 exit $status

@@ -186,8 +186,24 @@ export interface CtxguardAttachmentPreviewEventMap extends HTMLElementEventMap {
   "ctxguard-preview-progress": AttachmentPreviewProgressEvent;
 }
 
-/** `<ctxguard-toolbar>`. */
+/** `<ctxguard-toolbar>`. Its state is styleable from outside: `:state(compacting)` (and every other
+ * compaction and connection state) where the browser has custom states, else `[data-state]` (the
+ * compaction's) and `[data-connection]` on the element. */
 export declare class CtxguardToolbarElement extends HTMLElement {
+  /** Reflects the `session` attribute (null: absent; setting null removes it). */
+  session: string | null;
+  /** Reflects `server`. */
+  server: string | null;
+  /** Reflects `token`. */
+  token: string | null;
+  /** Reflects `source`. */
+  source: FeedSource | null;
+  /** Reflects `compact` (present or not). */
+  compact: boolean;
+  /** Reflects `stale-after-ms` (null: absent or not a number). */
+  staleAfterMs: number | null;
+  /** Reflects `theme`. */
+  theme: "light" | "dark" | null;
   /** Applies one status event (object or JSON text; SSE or chat:status_updated shape). */
   pushEvent(event: StatusEvent | ChatStatusUpdated | string | object, id?: number | string): EventOutcome;
   /** The turn ended: a compaction still running shows as interrupted (`data-state="interrupted"`), out of the history. Returns whether one was. */
@@ -223,6 +239,18 @@ export declare class CtxguardToolbarElement extends HTMLElement {
 
 /** `<ctxguard-attachment-preview>`. */
 export declare class CtxguardAttachmentPreviewElement extends HTMLElement {
+  /** Reflects the `model` attribute (null: absent; setting null removes it). */
+  model: string | null;
+  /** Reflects `limit` (null: absent or not a number). */
+  limit: number | null;
+  /** Reflects `for`: the id of the toolbar to take the budget from. */
+  for: string | null;
+  /** Reflects `max-upload-bytes`. */
+  maxUploadBytes: number | null;
+  /** Reflects `max-text-length`. */
+  maxTextLength: number | null;
+  /** Reflects `theme`. */
+  theme: "light" | "dark" | null;
   /** The files the preview lists (given, picked or dropped), in order; setting it previews them. */
   files: File[];
   /** Previews `files` instead of the current ones; resolves to the report (null for none, or when cancelled). */

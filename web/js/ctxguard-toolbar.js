@@ -1,6 +1,9 @@
-// ctxguard-toolbar: importing this module defines <ctxguard-toolbar> and
-// <ctxguard-attachment-preview> (once per page, however many copies of the
-// package are imported) and exports `ready`, resolved once both are defined.
+// ctxguard-toolbar: importing this module in a browser defines
+// <ctxguard-toolbar> and <ctxguard-attachment-preview> (once per page, however
+// many copies of the package are imported) and exports `ready`, resolved once
+// both are defined. Imported where there is no DOM (a server rendering the
+// page, a test in Node) it touches nothing: no global is read or set, no
+// module is loaded, and `ready` resolves at once with nothing defined.
 //
 // Each element is a thin HTMLElement subclass: it opens a shadow root and
 // hands attributes, methods and lifecycle to its controller in the toolbar's
@@ -12,6 +15,10 @@ import init, { PreviewController, ToolbarController } from "./wasm/ctxguard_tool
 
 const TOOLBAR = "ctxguard-toolbar";
 const PREVIEW = "ctxguard-attachment-preview";
+
+/** A browser (or a DOM that can define elements): the elements are defined only there. */
+const IN_BROWSER =
+  typeof window !== "undefined" && typeof customElements !== "undefined" && typeof HTMLElement !== "undefined";
 
 /**
  * Strings of an event from this many characters cross into the module as themselves, not
@@ -201,7 +208,7 @@ function openGroup(group) {
 }
 
 const groups = new Map();
-globalThis.__ctxguardToolbarStream ??= (url) => {
+if (IN_BROWSER) globalThis.__ctxguardToolbarStream ??= (url) => {
   const [, server, session, search] = /^(.*)\/api\/sessions\/([^/?]+)\/events\??(.*)$/.exec(url) ?? [];
   if (session === undefined) return new EventSource(url);
   const query = new URLSearchParams(search);
@@ -282,22 +289,125 @@ class DraftFeed {
   }
 }
 
+// Every attribute has a property that reflects it (`el.session = "b"` is `setAttribute("session",
+// "b")`; null or undefined removes it), so property bindings (Vue, Angular, Lit) and attributes are
+// one. Rows: [property, attribute, kind]; a "number" reads as a number (null when absent or not a
+// finite number), a "boolean" as present and not "false", as the toolbar reads it (false removes
+// it). `lang` is HTMLElement's own.
+const TOOLBAR_PROPERTIES = [
+  ["session", "session", "string"],
+  ["server", "server", "string"],
+  ["token", "token", "string"],
+  ["source", "source", "string"],
+  ["compact", "compact", "boolean"],
+  ["staleAfterMs", "stale-after-ms", "number"],
+  ["theme", "theme", "string"],
+];
+const PREVIEW_PROPERTIES = [
+  ["model", "model", "string"],
+  ["limit", "limit", "number"],
+  ["for", "for", "string"],
+  ["maxUploadBytes", "max-upload-bytes", "number"],
+  ["maxTextLength", "max-text-length", "number"],
+  ["theme", "theme", "string"],
+];
+
+/** Defines `properties` on `element`'s prototype, each reflecting its attribute. */
+function reflectProperties(element, properties) {
+  for (const [property, attribute, kind] of properties) {
+    Object.defineProperty(element.prototype, property, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const value = this.getAttribute(attribute);
+        if (kind === "boolean") return value !== null && value.trim() !== "false";
+        if (kind === "number") return value === null || value.trim() === "" || !Number.isFinite(+value) ? null : +value;
+        return value;
+      },
+      set(value) {
+        if (value === null || value === undefined || (kind === "boolean" && value === false)) this.removeAttribute(attribute);
+        else this.setAttribute(attribute, kind === "boolean" ? "" : String(value));
+      },
+    });
+  }
+}
+
+/** A property a framework set on the element before it was defined shadows the accessor: hand it over. */
+function upgradeProperties(element, properties) {
+  for (const [property] of properties) {
+    if (Object.hasOwn(element, property)) {
+      const value = element[property];
+      delete element[property];
+      element[property] = value;
+    }
+  }
+}
+
+/** The toolbar's states as its view shows them: `data-compaction` and `data-connection` of its `part="toolbar"`. */
+const STATE_ATTRIBUTES = ["data-compaction", "data-connection"];
+
+/**
+ * Mirrors the view's compaction and connection states onto the host, so a page styles them from
+ * outside: CSS custom states (`:state(compacting)`, `:state(live)`, …, where the browser has
+ * ElementInternals.states) and, everywhere, the host attributes `data-state` (the compaction's:
+ * idle, compacting, stalled, completed, fallback, interrupted) and `data-connection` (connecting,
+ * live, reconnecting, offline, host). They follow the view in the same task, before it is painted.
+ */
+class HostStates {
+  #host;
+  #states;
+  #shown = [null, null];
+
+  constructor(host, root) {
+    this.#host = host;
+    try {
+      this.#states = host.attachInternals().states;
+    } catch {
+      this.#states = null;
+    }
+    new MutationObserver(() => this.update()).observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: STATE_ATTRIBUTES });
+  }
+
+  update() {
+    const view = this.#host.shadowRoot?.querySelector('[part~="toolbar"]');
+    const next = STATE_ATTRIBUTES.map((name) => view?.getAttribute(name) ?? null);
+    next.forEach((state, i) => {
+      const before = this.#shown[i];
+      if (state === before) return;
+      this.#shown[i] = state;
+      const attribute = i === 0 ? "data-state" : "data-connection";
+      if (state === null) this.#host.removeAttribute(attribute);
+      else this.#host.setAttribute(attribute, state);
+      try {
+        if (before) this.#states?.delete(before);
+        if (state) this.#states?.add(state);
+      } catch {
+        // A browser that takes only `--name` states: the host attributes remain.
+      }
+    });
+  }
+}
+
 function defineElements() {
   class CtxguardToolbarElement extends HTMLElement {
     static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms"];
     #controller;
     #draft;
+    #states;
 
     constructor() {
       super();
       const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
       this.#controller = new ToolbarController(this, root);
       this.#draft = new DraftFeed(this, this.#controller);
+      this.#states = new HostStates(this, root);
     }
 
     connectedCallback() {
+      upgradeProperties(this, TOOLBAR_PROPERTIES);
       this.#draft.connected();
       this.#controller.connected();
+      this.#states.update();
     }
 
     disconnectedCallback() {
@@ -384,6 +494,7 @@ function defineElements() {
     }
 
     connectedCallback() {
+      upgradeProperties(this, PREVIEW_PROPERTIES);
       this.ownerDocument.addEventListener("ctxguard-change", this.#onToolbarChange);
       this.#link();
       this.#controller.connected();
@@ -433,6 +544,8 @@ function defineElements() {
     }
   }
 
+  reflectProperties(CtxguardToolbarElement, TOOLBAR_PROPERTIES);
+  reflectProperties(CtxguardAttachmentPreviewElement, PREVIEW_PROPERTIES);
   for (const [name, element] of [
     [TOOLBAR, CtxguardToolbarElement],
     [PREVIEW, CtxguardAttachmentPreviewElement],
@@ -447,6 +560,8 @@ function defineElements() {
 const LOADING = Symbol.for("ctxguard-toolbar.ready");
 
 /** Resolves once both elements are defined (by this copy of the package or another). */
-export const ready = (globalThis[LOADING] ??= (
-  customElements.get(TOOLBAR) && customElements.get(PREVIEW) ? Promise.resolve() : init().then(defineElements)
-).then(() => Promise.all([customElements.whenDefined(TOOLBAR), customElements.whenDefined(PREVIEW)])).then(() => {}));
+export const ready = !IN_BROWSER
+  ? Promise.resolve()
+  : (globalThis[LOADING] ??= (
+      customElements.get(TOOLBAR) && customElements.get(PREVIEW) ? Promise.resolve() : init().then(defineElements)
+    ).then(() => Promise.all([customElements.whenDefined(TOOLBAR), customElements.whenDefined(PREVIEW)])).then(() => {}));

@@ -11,11 +11,15 @@
 //! as `?token=` on every request ([`Endpoints`]). Everything is released in
 //! `on_cleanup`.
 //!
-//! Toolbars of one page that follow the same server share one connection: the
-//! package's entry script registers a stream registry on the page
-//! ([`SHARED_STREAMS`]) that joins their sessions on one
-//! `GET /api/events?session=…` stream and hands each toolbar an
-//! `EventSource` look-alike; each toolbar's cycle above is unchanged.
+//! Toolbars of one page that follow the same server share one connection
+//! where the server has the shared stream (its `/context` says
+//! `"shared_stream": true`, as the relay's does): the package's entry script
+//! registers a stream registry on the page ([`SHARED_STREAMS`]) that joins
+//! their sessions on one `GET /api/events?session=…` stream and hands each
+//! toolbar an `EventSource` look-alike; each toolbar's cycle above is
+//! unchanged. A server that does not say so (a hand-written backend serving
+//! only the per-session routes) gets the session's own
+//! `GET /api/sessions/{id}/events`, on every cycle.
 
 use crate::backoff::Backoff;
 use crate::config::Endpoints;
@@ -57,6 +61,8 @@ struct Driver {
     stream: RefCell<Option<OpenStream>>,
     retry: Cell<Option<TimeoutHandle>>,
     backoff: Cell<Backoff>,
+    /// The latest `/context` said the server has the shared stream.
+    shared_stream: Cell<bool>,
     /// Bumped on every new cycle, so a late `/context` reply of an old one is dropped.
     generation: Cell<u64>,
     stopped: Cell<bool>,
@@ -129,6 +135,7 @@ impl Driver {
             }
             match reply {
                 Ok(ContextReply::Snapshot(snapshot)) => {
+                    d.shared_stream.set(snapshot.shared_stream);
                     d.toolbar.update(|t| t.apply_context(*snapshot, now_ms()));
                     d.open_stream();
                 }
@@ -146,7 +153,8 @@ impl Driver {
 
     fn open_stream(self: &Rc<Self>) {
         let last = self.toolbar.state().with_untracked(Toolbar::last_event_id);
-        let Ok(source) = open_source(&self.endpoints.events_url(last)) else {
+        let url = self.endpoints.events_url(last);
+        let Ok(source) = open_source(&url, self.shared_stream.get()) else {
             self.toolbar.update(Toolbar::connection_lost);
             self.schedule_retry();
             return;
@@ -235,11 +243,12 @@ impl Driver {
 /// one multi-session stream through it (issue 24 point 6).
 const SHARED_STREAMS: &str = "__ctxguardToolbarStream";
 
-/// Opens the stream at `url`: through the page's registry when there is one (an `EventSource`
-/// look-alike that dispatches this session's events and the shared stream's `open` and
-/// `error`), else an `EventSource` of its own.
-fn open_source(url: &str) -> Result<EventSource, JsValue> {
+/// Opens the stream at `url`: through the page's registry when the server has the shared stream
+/// and the page a registry (an `EventSource` look-alike that dispatches this session's events
+/// and the shared stream's `open` and `error`), else an `EventSource` of its own.
+fn open_source(url: &str, server_shares: bool) -> Result<EventSource, JsValue> {
     let shared = web_sys::window()
+        .filter(|_| server_shares)
         .and_then(|w| js_sys::Reflect::get(&w, &SHARED_STREAMS.into()).ok())
         .filter(JsValue::is_function);
     match shared {
@@ -292,6 +301,7 @@ pub fn use_status_stream(endpoints: Endpoints, toolbar: LiveToolbar) {
         stream: RefCell::new(None),
         retry: Cell::new(None),
         backoff: Cell::new(Backoff::default()),
+        shared_stream: Cell::new(false),
         generation: Cell::new(0),
         stopped: Cell::new(false),
         window_listeners: RefCell::new(Vec::new()),

@@ -566,6 +566,7 @@ impl Toolbar {
                 context_compaction: self.compaction().map(saved::bounded_compaction),
                 model: self.model.clone(),
                 attachment_limit: self.attachment_limit,
+                shared_stream: false,
             },
             history: self.history.entries(),
             forecast: self.forecast.clone(),

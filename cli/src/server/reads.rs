@@ -57,11 +57,13 @@ pub async fn context(
     RawQuery(raw): RawQuery,
 ) -> Result<Json<ContextState>, AppError> {
     authorize(&state, &id, &headers, &ReadQuery::parse(raw.as_deref()))?;
-    let context = state
+    let mut context = state
         .store
         .context(&id)
         .await?
         .ok_or_else(|| AppError::unknown_session(&id))?;
+    // The relay serves GET /api/events too: toolbars of one page share one stream through it.
+    context.shared_stream = true;
     Ok(Json(match state.builtins.get(&id) {
         Some(builtin) => builtin.profile().apply(context),
         None => context,

@@ -27,6 +27,16 @@ pub struct ContextState {
     /// The session's per-block attachment budget in tokens, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attachment_limit: Option<i64>,
+    /// The server also serves the shared stream, `GET /api/events?session=…` (several
+    /// sessions on one connection); absent or `false`, a client follows the session on its
+    /// own stream, `GET /api/sessions/{id}/events`, the one every server offers.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shared_stream: bool,
+}
+
+/// Whether `value` is `false` (such a `shared_stream` is left out of the body).
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 impl ContextState {
@@ -39,6 +49,7 @@ impl ContextState {
             context_compaction: None,
             model: None,
             attachment_limit: None,
+            shared_stream: false,
         }
     }
 
@@ -99,5 +110,19 @@ mod tests {
             .replace("\"used_input_tokens\":5", "\"used_input_tokens\":-5");
         assert!(ContextState::parse(&negative).is_err());
         assert!(ContextState::parse(r#"{"event_id":1,"phase":"nope"}"#).is_err());
+    }
+
+    #[test]
+    fn shared_stream_is_announced_only_when_true() {
+        let mut state = ContextState::empty();
+        assert!(
+            !ContextState::parse(r#"{"event_id":0}"#)
+                .expect("valid")
+                .shared_stream
+        );
+        state.shared_stream = true;
+        let text = serde_json::to_string(&state).expect("serialises");
+        assert!(text.ends_with(r#","shared_stream":true}"#), "{text}");
+        assert!(ContextState::parse(&text).expect("valid").shared_stream);
     }
 }

@@ -80,4 +80,6 @@ export interface ContextState {
   context_compaction?: ContextCompaction;
   model?: string;
   attachment_limit?: number;
+  /** The server also serves the shared stream `GET /api/events?session=…`; absent: only `/api/sessions/{id}/events`. */
+  shared_stream?: boolean;
 }

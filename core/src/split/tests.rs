@@ -255,7 +255,7 @@ fn a_text_of_one_class_has_no_split() {
     }
 }
 
-/// Strings of the conformance vectors, this repository's README and a generated
+/// Strings of the conformance vectors, this repository's README and reference, and a generated
 /// mix: cut at every split, against the whole (and tiktoken-rs for the whole).
 #[test]
 fn corpus_texts_cut_at_every_split_count_as_the_whole() {
@@ -269,6 +269,7 @@ fn corpus_texts_cut_at_every_split_count_as_the_whole() {
     texts.dedup();
     texts.retain(|t| t.len() >= 8);
     texts.push(include_str!("../../../README.md").to_string());
+    texts.push(include_str!("../../../docs/reference.md").to_string());
     texts.push(include_str!("../bpe/pretokenize.rs").to_string());
     let mut failures = Vec::new();
     for t in &texts {

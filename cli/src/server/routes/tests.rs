@@ -209,6 +209,11 @@ async fn publishing_checks_the_token_the_body_and_every_event() {
     let ctx: Value = serde_json::from_str(&body).expect("json");
     assert_eq!(ctx["event_id"], json!(ids[2]));
     assert_eq!(ctx["context_metrics"]["used_input_tokens"], json!(30));
+    assert_eq!(
+        ctx["shared_stream"],
+        json!(true),
+        "the relay announces /api/events"
+    );
 
     let (status, _, body, _) = send(
         &state,
