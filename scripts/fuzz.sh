@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every fuzz target (or those named) for SECONDS each (default 60), one
 # after another under `nice -n 19`, and fails if any target finds a crash or a
-# property failure. Needs the nightly toolchain; installs cargo-fuzz when it is
-# missing. Seeds come from fuzz/corpus/<target>/ (read-only); what libFuzzer
+# property failure, or if one input runs past libFuzzer's -timeout of 5 s (a
+# loop or a missing bound: inputs are at most 4 KiB, and the replay in
+# `cargo test` bounds each saved input too). Needs the nightly toolchain;
+# installs cargo-fuzz when it is missing. Seeds come from fuzz/corpus/<target>/ (read-only); what libFuzzer
 # learns goes to a corpus outside the clone that later runs continue from;
 # failing inputs land in fuzz/artifacts/<target>/ (copy them to
 # fuzz/regressions/<target>/ once fixed). Prints, per target, the executions
@@ -60,7 +62,7 @@ for target in "${targets[@]}"; do
   log="$logs/$target.log"
   status=0
   nice -n 19 cargo +nightly fuzz run "${fuzz_flags[@]}" "$target" "$work/$target" "fuzz/corpus/$target" -- \
-    -max_total_time="$seconds" ${CTXGUARD_FUZZ_RUNS:+-runs="$CTXGUARD_FUZZ_RUNS"} -max_len=4096 -timeout=30 \
+    -max_total_time="$seconds" ${CTXGUARD_FUZZ_RUNS:+-runs="$CTXGUARD_FUZZ_RUNS"} -max_len=4096 -timeout=5 \
     -print_final_stats=1 -dict=fuzz/dict/ctxguard.dict >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)

@@ -323,7 +323,7 @@ mod tests {
     #[test]
     fn an_odd_destination_fails_as_unhexlify_does() {
         let cm = b"beginbfrange <01> <02> <00041> endbfrange";
-        assert_eq!(parse(cm).expect_err("odd").0, "Odd-length string");
+        assert_eq!(parse(cm).expect_err("odd").to_string(), "Odd-length string");
     }
 
     #[test]

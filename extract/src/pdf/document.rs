@@ -30,9 +30,16 @@ pub(crate) struct Document<'a> {
     pub(crate) trailer: Dict,
     /// The first object number of a table that does not start at 0.
     pub(crate) xref_index: i64,
-    cache: RefCell<HashMap<(i64, i64), Object>>,
+    /// Every object read, and every failure to read one: each is read once.
+    cache: RefCell<HashMap<(i64, i64), Result<Object>>>,
     resolving: RefCell<HashSet<(i64, i64)>>,
     offsets: RefCell<Option<BTreeSet<usize>>>,
+    /// Where each `id gen obj` header first appears, built on the first search.
+    headers: RefCell<Option<HashMap<(i64, i64), usize>>>,
+    /// For a broken table line: where `N G obj` first matches each N (built on demand).
+    pub(crate) generations: RefCell<Option<HashMap<i64, (usize, i64)>>>,
+    /// Fonts built from a referenced font dictionary, by reference.
+    pub(crate) fonts: RefCell<HashMap<(i64, i64), super::font::Font>>,
     /// What stream decoding may still produce.
     pub(crate) budget: Budget,
     /// Form XObjects read so far (bounded: forms calling forms multiply).
@@ -42,6 +49,7 @@ pub(crate) struct Document<'a> {
 impl<'a> Document<'a> {
     /// An empty model over the bytes.
     pub(crate) fn new(data: &'a [u8], max_inflated_bytes: u64) -> Self {
+        let file_bytes = data.len() as u64;
         Document {
             data,
             xref: HashMap::new(),
@@ -52,14 +60,22 @@ impl<'a> Document<'a> {
             cache: RefCell::new(HashMap::new()),
             resolving: RefCell::new(HashSet::new()),
             offsets: RefCell::new(None),
-            budget: Budget::new(max_inflated_bytes),
+            headers: RefCell::new(None),
+            generations: RefCell::new(None),
+            fonts: RefCell::new(HashMap::new()),
+            budget: Budget::new(max_inflated_bytes, file_bytes),
             forms_read: std::cell::Cell::new(0),
         }
     }
 
     /// Caches an object read while the table was built (an xref stream).
     pub(crate) fn cache_object(&self, gen: i64, id: i64, obj: Object) {
-        self.cache.borrow_mut().insert((gen, id), obj);
+        self.cache.borrow_mut().insert((gen, id), Ok(obj));
+    }
+
+    /// Takes `units` of work from the document's budget (see [`Budget::work`]).
+    pub(crate) fn work(&self, units: usize) -> Result<()> {
+        self.budget.work(units as u64)
     }
 
     /// The object `id gen R`, resolved (`IndirectObject.get_object()`).
@@ -99,7 +115,7 @@ impl<'a> Document<'a> {
 
     fn get_one(&self, id: i64, gen: i64) -> Result<Object> {
         if let Some(hit) = self.cache.borrow().get(&(gen, id)) {
-            return Ok(hit.clone());
+            return hit.clone();
         }
         if !self.resolving.borrow_mut().insert((gen, id)) {
             return fail(format!(
@@ -112,9 +128,9 @@ impl<'a> Document<'a> {
         }
         let read = self.read_indirect(id, gen);
         self.resolving.borrow_mut().remove(&(gen, id));
-        let obj = read?;
-        self.cache.borrow_mut().insert((gen, id), obj.clone());
-        Ok(obj)
+        // A failure is kept too: an object that cannot be read is not read again.
+        self.cache.borrow_mut().insert((gen, id), read.clone());
+        read
     }
 
     /// `PdfReader.get_object` without the cache.
@@ -136,7 +152,7 @@ impl<'a> Document<'a> {
             }
             let mut cur = Cursor::new(self.data, usize::try_from(offset).unwrap_or(usize::MAX));
             if read_object_header(&mut cur).is_none() {
-                match find_object(self.data, id, gen) {
+                match self.find_object(id, gen)? {
                     Some(at) => {
                         cur.pos = at;
                         if read_object_header(&mut cur).is_none() {
@@ -149,9 +165,9 @@ impl<'a> Document<'a> {
                     }
                 }
             }
-            return lexer::read_object(&mut cur, Some(self));
+            return self.read_at(&mut cur);
         }
-        match find_object(self.data, id, gen) {
+        match self.find_object(id, gen)? {
             Some(at) => {
                 // seek(m.end() + 1), skip_over_whitespace, seek(-1)
                 let end = header_end(self.data, at);
@@ -159,10 +175,7 @@ impl<'a> Document<'a> {
                 while cur.peek().is_some_and(lexer::is_pdf_whitespace) {
                     cur.pos += 1;
                 }
-                if cur.pos > end + 1 || cur.peek().is_none() {
-                    cur.pos = cur.pos.saturating_sub(0);
-                }
-                lexer::read_object(&mut cur, Some(self))
+                self.read_at(&mut cur)
             }
             None => Ok(Object::Null),
         }
@@ -205,7 +218,7 @@ impl<'a> Document<'a> {
             obj_cur.skip_whitespace();
             return match lexer::read_object(&mut obj_cur, Some(self)) {
                 Ok(obj) => Ok(obj),
-                Err(e) if e.0 == "Stream has ended unexpectedly" => Ok(Object::Null),
+                Err(e) if e.reason() == Some("Stream has ended unexpectedly") => Ok(Object::Null),
                 Err(e) => Err(e),
             };
         }
@@ -214,13 +227,10 @@ impl<'a> Document<'a> {
 
     /// `stream.get_data()`: the decoded bytes, decoded once.
     pub(crate) fn stream_data(&self, stream: &Stream) -> Result<Rc<[u8]>> {
-        if let Some(done) = stream.decoded.get() {
-            return done.clone().map_err(super::error::PdfError);
-        }
-        let result = self.decode_stream(stream);
-        let stored = result.clone().map_err(|e| e.0);
-        let _ = stream.decoded.set(stored);
-        result
+        stream
+            .decoded
+            .get_or_init(|| self.decode_stream(stream))
+            .clone()
     }
 
     fn decode_stream(&self, stream: &Stream) -> Result<Rc<[u8]>> {
@@ -257,6 +267,30 @@ impl<'a> Document<'a> {
             *self.offsets.borrow_mut() = Some(set);
         }
         self.offsets.borrow()
+    }
+
+    /// One object at the cursor, its bytes charged to the work budget (an
+    /// object is read once, but many table entries may point into one body).
+    fn read_at(&self, cur: &mut Cursor<'_>) -> Result<Object> {
+        let start = cur.pos;
+        let read = lexer::read_object(cur, Some(self));
+        self.work(cur.pos.saturating_sub(start))?;
+        read
+    }
+
+    /// `re.search(rf"\s{id}\s+{gen}\s+obj")`: the offset just after the
+    /// leading blank. Every header is indexed on the first search, so a file
+    /// whose table is wrong everywhere is scanned once, not once per object.
+    fn find_object(&self, id: i64, gen: i64) -> Result<Option<usize>> {
+        if self.headers.borrow().is_none() {
+            self.work(self.data.len())?;
+            *self.headers.borrow_mut() = Some(index_headers(self.data));
+        }
+        Ok(self
+            .headers
+            .borrow()
+            .as_ref()
+            .and_then(|h| h.get(&(id, gen)).copied()))
     }
 
     /// Forgets the sorted offsets after the table changed.
@@ -319,36 +353,47 @@ pub(crate) fn python_int_str(text: &[u8]) -> Option<i64> {
     lexer::python_int(t)
 }
 
-/// `re.search(rf"\s{id}\s+{gen}\s+obj")`: the offset just after the leading blank.
-fn find_object(data: &[u8], id: i64, gen: i64) -> Option<usize> {
-    let needle = id.to_string();
-    let gen_s = gen.to_string();
-    let mut from = 0;
-    while let Some(off) = memchr::memmem::find(&data[from..], needle.as_bytes()) {
-        let at = from + off;
-        from = at + 1;
-        if at == 0 || !lexer::is_py_space(data[at - 1]) {
+/// Every `\s{id}\s+{gen}\s+obj` in the file, the first offset of each
+/// (just after the leading blank), keyed by the numbers as Python prints them.
+fn index_headers(data: &[u8]) -> HashMap<(i64, i64), usize> {
+    let number = |b: u8| b.is_ascii_digit() || b == b'-';
+    let mut out = HashMap::new();
+    for at in memchr::memmem::find_iter(data, b"obj") {
+        let mut j = at;
+        let blanks = |j: &mut usize| {
+            let s = *j;
+            while *j > 0 && lexer::is_py_space(data[*j - 1]) {
+                *j -= 1;
+            }
+            *j < s
+        };
+        let token = |j: &mut usize| {
+            let e = *j;
+            while *j > 0 && number(data[*j - 1]) {
+                *j -= 1;
+            }
+            (*j < e).then(|| canonical_int(&data[*j..e])).flatten()
+        };
+        if !blanks(&mut j) {
             continue;
         }
-        let mut i = at + needle.len();
-        let s = i;
-        while data.get(i).copied().is_some_and(lexer::is_py_space) {
-            i += 1;
-        }
-        if i == s || !data[i..].starts_with(gen_s.as_bytes()) {
+        let Some(gen) = token(&mut j) else { continue };
+        if !blanks(&mut j) {
             continue;
         }
-        i += gen_s.len();
-        let s = i;
-        while data.get(i).copied().is_some_and(lexer::is_py_space) {
-            i += 1;
-        }
-        if i == s || !data[i..].starts_with(b"obj") {
+        let Some(id) = token(&mut j) else { continue };
+        if j == 0 || !lexer::is_py_space(data[j - 1]) {
             continue;
         }
-        return Some(at);
+        out.entry((id, gen)).or_insert(j);
     }
-    None
+    out
+}
+
+/// The integer whose Python `str()` is exactly `text` (so `07` and `-0` are none).
+fn canonical_int(text: &[u8]) -> Option<i64> {
+    let v = lexer::python_int(text)?;
+    (v.to_string().as_bytes() == text).then_some(v)
 }
 
 /// The end of the `id gen obj` match starting at `at`.

@@ -4,34 +4,75 @@
 //! RunLength included, and ASCIIHex, which fails on bytes in 3.0.1). Every
 //! decoder draws on one budget of output bytes, so a bomb stops at the limit.
 
-use super::error::{fail, Result};
+use super::error::{bound, fail, Bound, Result};
 use super::object::{Dict, Object};
 use std::cell::Cell;
 
-/// The bytes all decoding of one document may still produce.
+/// Units of work each byte of the file allows (a page, form or content
+/// stream read more than this many times over is a structure that
+/// multiplies itself).
+pub(crate) const WORK_PER_FILE_BYTE: u64 = 32;
+
+/// Units of work each decompressed byte adds (it is read at least once).
+pub(crate) const WORK_PER_INFLATED_BYTE: u64 = 4;
+
+/// Units every file may spend whatever its size (a small file may still
+/// show a form or a page a few thousand times).
+pub(crate) const WORK_FLOOR: u64 = 8 << 20;
+
+/// What reading one document may still cost: the bytes all decoding may
+/// still produce, and the units of work (bytes lexed, interpreted or
+/// copied, fixed costs per page, form and font) the reader may still do,
+/// which grow with every byte decoded. Both end reading with a [`Bound`].
 #[derive(Debug)]
 pub(crate) struct Budget {
     left: Cell<u64>,
+    work_left: Cell<u64>,
+    work_total: Cell<u64>,
 }
 
 impl Budget {
-    /// A budget of `bytes`.
-    pub(crate) fn new(bytes: u64) -> Self {
+    /// A budget of `bytes` decoded, and of work for a file of `file_bytes`.
+    pub(crate) fn new(bytes: u64, file_bytes: u64) -> Self {
+        let work = WORK_FLOOR.saturating_add(file_bytes.saturating_mul(WORK_PER_FILE_BYTE));
         Budget {
             left: Cell::new(bytes),
+            work_left: Cell::new(work),
+            work_total: Cell::new(work),
         }
     }
 
-    /// Takes `n` bytes from the budget, or fails once it is spent.
+    /// Takes `n` decoded bytes from the budget, or fails once it is spent;
+    /// each byte decoded allows [`WORK_PER_INFLATED_BYTE`] more units of work.
     pub(crate) fn spend(&self, n: usize) -> Result<()> {
         let n = n as u64;
         match self.left.get().checked_sub(n) {
             Some(left) => {
                 self.left.set(left);
+                let more = n.saturating_mul(WORK_PER_INFLATED_BYTE);
+                self.work_left
+                    .set(self.work_left.get().saturating_add(more));
+                self.work_total
+                    .set(self.work_total.get().saturating_add(more));
+                Ok(())
+            }
+            None => bound(Bound::Inflated),
+        }
+    }
+
+    /// Takes `units` of work, or fails once the work budget is spent.
+    pub(crate) fn work(&self, units: u64) -> Result<()> {
+        match self.work_left.get().checked_sub(units) {
+            Some(left) => {
+                self.work_left.set(left);
                 Ok(())
             }
             None => {
-                fail("the document's streams decompress past the size limit (too large to preview)")
+                self.work_left.set(0);
+                bound(Bound::Work {
+                    units: self.work_total.get(),
+                    factor: WORK_PER_FILE_BYTE,
+                })
             }
         }
     }
@@ -331,7 +372,7 @@ mod tests {
     #[test]
     fn flate_round_trips_and_keeps_what_a_broken_stream_yields() {
         let packed = zlib(b"hello world");
-        let budget = Budget::new(1 << 20);
+        let budget = Budget::new(1 << 20, 0);
         assert_eq!(
             decode(&flate_name(), Parms::None, &packed, &budget).expect("inflates"),
             b"hello world"
@@ -346,9 +387,9 @@ mod tests {
     fn a_flate_bomb_stops_at_the_budget() {
         let bomb = zlib(&vec![0u8; 50 * 1024 * 1024]);
         assert!(bomb.len() < 100 * 1024);
-        let budget = Budget::new(1024 * 1024);
+        let budget = Budget::new(1024 * 1024, 0);
         let err = decode(&flate_name(), Parms::None, &bomb, &budget).expect_err("over budget");
-        assert!(err.0.contains("size limit"));
+        assert!(err.to_string().contains("size limit"));
     }
 
     #[test]
@@ -366,18 +407,24 @@ mod tests {
         // PDF reference 7.4.4.2: 80 0B 60 50 22 0C 0C 85 01 -> "-----A---B"
         let data = [0x80, 0x0B, 0x60, 0x50, 0x22, 0x0C, 0x0C, 0x85, 0x01];
         assert_eq!(
-            lzw(&data, &Budget::new(100)).expect("decodes"),
+            lzw(&data, &Budget::new(100, 0)).expect("decodes"),
             b"-----A---B"
         );
-        assert!(lzw(&data[..4], &Budget::new(100)).is_err(), "no stop code");
+        assert!(
+            lzw(&data[..4], &Budget::new(100, 0)).is_err(),
+            "no stop code"
+        );
     }
 
     #[test]
     fn ascii85_groups() {
         assert_eq!(
-            ascii85(b"87cURD]i,\"Ebo80~>", &Budget::new(100)).expect("decodes"),
+            ascii85(b"87cURD]i,\"Ebo80~>", &Budget::new(100, 0)).expect("decodes"),
             b"Hello World!"
         );
-        assert_eq!(ascii85(b"z~>", &Budget::new(100)).expect("decodes"), [0; 4]);
+        assert_eq!(
+            ascii85(b"z~>", &Budget::new(100, 0)).expect("decodes"),
+            [0; 4]
+        );
     }
 }

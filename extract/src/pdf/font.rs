@@ -82,7 +82,8 @@ pub(crate) fn build(doc: &Document<'_>, ft_obj: &Object) -> Result<Font> {
         .and_then(Object::as_name)
         .map(str::to_owned);
     let (mut enc, space) = parse_encoding(doc, ft, &subtype, base_name.as_deref())?;
-    let map = parse_to_unicode(doc, ft)?;
+    let map_rc = parse_to_unicode(doc, ft)?;
+    let map = &*map_rc;
     let mut space = space;
     if let Some(k) = map.space_key() {
         space = SpaceCode::Key(k.to_string());
@@ -133,7 +134,7 @@ pub(crate) fn build(doc: &Document<'_>, ft_obj: &Object) -> Result<Font> {
     Ok(Font {
         space_width: sp_width / 2.0,
         encoding: Rc::new(enc),
-        map: Rc::new(map),
+        map: Rc::clone(&map_rc),
     })
 }
 
@@ -206,6 +207,7 @@ fn parse_encoding(
         let Object::Array(items) = diff else {
             return fail("/Differences is not an array");
         };
+        doc.work(items.len())?;
         let Enc::Table(t) = &mut table else {
             return fail("/Differences on a codec encoding");
         };
@@ -235,13 +237,22 @@ fn parse_encoding(
     Ok((table, space))
 }
 
-fn parse_to_unicode(doc: &Document<'_>, ft: &Dict) -> Result<ToUnicode> {
+/// The font's `/ToUnicode` map; a stream is parsed once, however many
+/// fonts, pages and forms name it, its decoded bytes charged as work.
+fn parse_to_unicode(doc: &Document<'_>, ft: &Dict) -> Result<Rc<ToUnicode>> {
     let Some(tu) = doc.key(ft, "/ToUnicode")? else {
-        return Ok(ToUnicode::default());
+        return Ok(Rc::new(ToUnicode::default()));
     };
     match &tu {
-        Object::Stream(s) => cmap::parse(&doc.stream_data(s)?),
-        Object::Name(n) if n.starts_with("/Identity") => cmap::parse(cmap::IDENTITY),
+        Object::Stream(s) => s
+            .to_unicode
+            .get_or_init(|| {
+                let data = doc.stream_data(s)?;
+                doc.work(data.len())?;
+                cmap::parse(&data).map(Rc::new)
+            })
+            .clone(),
+        Object::Name(n) if n.starts_with("/Identity") => cmap::parse(cmap::IDENTITY).map(Rc::new),
         other => fail(format!("a /ToUnicode is a {}, not a stream", other.kind())),
     }
 }
@@ -271,6 +282,7 @@ fn compute_space_width(doc: &Document<'_>, ft: &Dict, space: i64, default: f64) 
             let Object::Array(w) = w else {
                 return fail("/W is not an array");
             };
+            doc.work(w.len())?;
             let mut i = 0;
             while i < w.len() {
                 let Some(second) = w.get(i + 1) else {
@@ -320,6 +332,7 @@ fn compute_space_width(doc: &Document<'_>, ft: &Dict, space: i64, default: f64) 
     let Object::Array(w) = widths else {
         return fail("/Widths is not an array");
     };
+    doc.work(w.len())?;
     let direct = (|| -> Result<Option<f64>> {
         let (Some(st), Some(en)) = (doc.key(ft, "/FirstChar")?, doc.key(ft, "/LastChar")?) else {
             return Ok(None);

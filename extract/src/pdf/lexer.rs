@@ -3,9 +3,8 @@
 //! keeps what it read) and the same failures (a number or string running
 //! into the end of the data, a byte no object starts with).
 
-use super::error::{fail, PdfError, Result};
+use super::error::{bound, fail, Bound, PdfError, Result};
 use super::object::{Dict, Object, Stream};
-use std::cell::OnceCell;
 use std::rc::Rc;
 
 /// How deep arrays and dictionaries may nest before the file is refused
@@ -491,7 +490,14 @@ fn read_array(cur: &mut Cursor<'_>, pdf: Option<&dyn Resolver>, depth: usize) ->
                 break;
             }
             None => return fail("Stream has ended unexpectedly"),
-            Some(_) => items.push(read_nested(cur, pdf, depth + 1)?),
+            Some(_) => {
+                let at = cur.pos;
+                items.push(read_nested(cur, pdf, depth + 1)?);
+                if cur.pos == at {
+                    // `endobj` reads as null without moving: PyPDF2 appends nulls forever.
+                    return bound(Bound::NeverCloses { at });
+                }
+            }
         }
     }
     Ok(Object::Array(Rc::new(items)))
@@ -518,16 +524,23 @@ fn read_dict(cur: &mut Cursor<'_>, pdf: Option<&dyn Resolver>, depth: usize) -> 
             break;
         }
         cur.pos -= 1;
+        let at = cur.pos;
         let entry = (|| -> Result<(Object, Object)> {
             let key = read_nested(cur, pdf, depth + 1)?;
             cur.skip_whitespace();
             let value = read_nested(cur, pdf, depth + 1)?;
             Ok((key, value))
         })();
-        let Ok((key, value)) = entry else {
+        let (key, value) = match entry {
+            Ok(kv) => kv,
+            Err(e) if e.is_bound() => return Err(e),
             // PyPDF2 (not strict) warns and keeps the entries read so far.
-            return Ok(Object::Dict(Rc::new(dict)));
+            Err(_) => return Ok(Object::Dict(Rc::new(dict))),
         };
+        if cur.pos == at {
+            // `endobj` as key and value, read without moving: PyPDF2 loops forever.
+            return bound(Bound::NeverCloses { at });
+        }
         if let Object::Name(key) = key {
             if !dict.get(&key).is_some_and(Object::is_truthy) {
                 dict.insert(key, value);
@@ -616,11 +629,7 @@ fn read_stream_body(
         }
     }
     dict.remove("/Length");
-    Ok(Object::Stream(Rc::new(Stream {
-        dict,
-        raw: data.into(),
-        decoded: OnceCell::new(),
-    })))
+    Ok(Object::Stream(Rc::new(Stream::new(dict, data.into()))))
 }
 
 #[cfg(test)]
@@ -660,6 +669,19 @@ mod tests {
         };
         assert!(d.contains("/A"));
         assert!(!d.contains("/B"));
+    }
+
+    #[test]
+    fn endobj_inside_an_array_or_dictionary_ends_reading() {
+        // PyPDF2 reads `endobj` there as a null without moving on, forever.
+        for text in [&b"[1 endobj"[..], b"<< /A endobj", b"<< /A 1 endobj >>"] {
+            let e = read(text).expect_err("never closes");
+            assert!(e.is_bound(), "{e}");
+            assert!(e.to_string().contains("never closes"), "{e}");
+        }
+        // Nested in a dictionary whose other failures keep a partial dictionary.
+        let e = read(b"<< /A << /B [endobj >> >>").expect_err("never closes");
+        assert!(e.is_bound(), "{e}");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! they were written as integers (`NumberObject`) or reals (`FloatObject`),
 //! strings are bytes, dictionaries resolve nothing until asked.
 
+use super::cmap::ToUnicode;
+use super::error::Result;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -77,7 +79,22 @@ pub(crate) struct Stream {
     /// The bytes between `stream` and `endstream`.
     pub(crate) raw: Rc<[u8]>,
     /// The decoded bytes (`get_data()`), computed once.
-    pub(crate) decoded: OnceCell<std::result::Result<Rc<[u8]>, String>>,
+    pub(crate) decoded: OnceCell<Result<Rc<[u8]>>>,
+    /// The stream read as a `/ToUnicode` map, parsed once however many
+    /// fonts, pages and forms name it.
+    pub(crate) to_unicode: OnceCell<Result<Rc<ToUnicode>>>,
+}
+
+impl Stream {
+    /// A stream of `raw` bytes, not yet decoded.
+    pub(crate) fn new(dict: Dict, raw: Rc<[u8]>) -> Self {
+        Stream {
+            dict,
+            raw,
+            decoded: OnceCell::new(),
+            to_unicode: OnceCell::new(),
+        }
+    }
 }
 
 impl Object {

@@ -22,6 +22,33 @@ use std::rc::Rc;
 /// and swallows the error; past this depth a form reads as empty).
 const MAX_FORM_DEPTH: usize = 16;
 
+/// Work units one page or form costs before its content (its dictionary,
+/// resources and the state set up to read it).
+const EXTRACT_UNITS: usize = 256;
+
+/// Work units building one font costs (its encoding table and lookups);
+/// a font named by reference is built once per document.
+const FONT_UNITS: usize = 1024;
+
+/// `obj["/Resources"]["/Font"][name]` as a font: built once per referenced
+/// font dictionary, each inline one built (and charged) where it is named.
+fn font_named(doc: &Document<'_>, own_fonts: &Dict, name: &str) -> Result<Font> {
+    let key = match own_fonts.get(name) {
+        Some(Object::Ref(id, gen)) => Some((*id, *gen)),
+        _ => None,
+    };
+    if let Some(font) = key.and_then(|k| doc.fonts.borrow().get(&k).cloned()) {
+        return Ok(font);
+    }
+    doc.work(FONT_UNITS)?;
+    let ft = doc.must(own_fonts, name)?;
+    let font = font::build(doc, &ft)?;
+    if let Some(k) = key {
+        doc.fonts.borrow_mut().insert(k, font.clone());
+    }
+    Ok(font)
+}
+
 /// How many form XObjects one document may have read (a form showing itself
 /// several times multiplies); past it a form reads as empty.
 const MAX_FORMS_READ: usize = 10_000;
@@ -68,10 +95,12 @@ pub(crate) fn extract(
     depth: usize,
 ) -> Result<String> {
     // `while "/Resources" not in objr: objr = objr["/Parent"]`; no resources, no text.
+    doc.work(EXTRACT_UNITS)?;
     let mut objr = obj.clone();
     let mut hops = 0;
     while !objr.contains("/Resources") {
         hops += 1;
+        doc.work(objr.len())?;
         let parent = match doc.key(&objr, "/Parent") {
             Ok(Some(p)) if hops < 64 => p,
             _ => return Ok(String::new()),
@@ -103,8 +132,7 @@ pub(crate) fn extract(
             return fail("/Font resources are not a dictionary");
         };
         for (name, _) in font_dict.iter() {
-            let ft = doc.must(own_fonts, name)?;
-            fonts.insert(name.clone(), font::build(doc, &ft)?);
+            fonts.insert(name.clone(), font_named(doc, own_fonts, name)?);
         }
     }
     let data: Rc<[u8]> = match content {
@@ -114,7 +142,12 @@ pub(crate) fn extract(
                 let mut data = Vec::new();
                 for item in items.iter() {
                     match doc.resolve(item)? {
-                        Object::Stream(s) => data.extend_from_slice(&doc.stream_data(&s)?),
+                        Object::Stream(s) => {
+                            let part = doc.stream_data(&s)?;
+                            // The same stream may be listed many times: each copy is work.
+                            doc.work(part.len())?;
+                            data.extend_from_slice(&part);
+                        }
                         other => return fail(format!("a /Contents entry is a {}", other.kind())),
                     }
                     data.push(b'\n');
@@ -126,13 +159,15 @@ pub(crate) fn extract(
         },
         Content::Form(s) => doc.stream_data(s)?,
     };
+    // Interpreting is linear in the bytes; the same content read again is charged again.
+    doc.work(data.len())?;
     let mut state = State {
         doc,
         resources,
         fonts,
         depth,
         output: String::new(),
-        text: String::new(),
+        text: Run::default(),
         rtl: false,
         cm: IDENTITY,
         cm_stack: Vec::new(),
@@ -148,10 +183,55 @@ pub(crate) fn extract(
         state.operation(op, &operands)?;
     }
     let State {
-        mut output, text, ..
+        mut output,
+        mut text,
+        ..
     } = state;
-    output.push_str(&text);
+    text.drain_into(&mut output);
     Ok(output)
+}
+
+/// The text shown since the last flush (PyPDF2's `text`): characters put
+/// before it (a right-to-left run, kept in reverse) and after it, so that
+/// prepending costs O(1) where PyPDF2's `x + text` copies the whole run, a
+/// time quadratic in a long right-to-left run.
+#[derive(Debug, Default)]
+struct Run {
+    before: Vec<char>,
+    after: String,
+}
+
+impl Run {
+    fn push(&mut self, c: char) {
+        self.after.push(c);
+    }
+
+    fn push_str(&mut self, s: &str) {
+        self.after.push_str(s);
+    }
+
+    fn prepend(&mut self, c: char) {
+        self.before.push(c);
+    }
+
+    fn last(&self) -> Option<char> {
+        self.after
+            .chars()
+            .next_back()
+            .or_else(|| self.before.first().copied())
+    }
+
+    fn clear(&mut self) {
+        self.before.clear();
+        self.after.clear();
+    }
+
+    /// Appends the run to `out` and empties it.
+    fn drain_into(&mut self, out: &mut String) {
+        out.extend(self.before.iter().rev());
+        out.push_str(&self.after);
+        self.clear();
+    }
 }
 
 /// What `q` saves.
@@ -169,7 +249,7 @@ struct State<'d, 'a> {
     fonts: HashMap<Rc<str>, Font>,
     depth: usize,
     output: String,
-    text: String,
+    text: Run,
     rtl: bool,
     cm: Matrix,
     cm_stack: Vec<Saved>,
@@ -219,15 +299,11 @@ enum Shown<'o> {
 
 impl State<'_, '_> {
     fn flush(&mut self) {
-        self.output.push_str(&self.text);
-        self.text.clear();
+        self.text.drain_into(&mut self.output);
     }
 
     fn last_char(&self) -> Option<char> {
-        self.text
-            .chars()
-            .next_back()
-            .or_else(|| self.output.chars().next_back())
+        self.text.last().or_else(|| self.output.chars().next_back())
     }
 
     fn operation(&mut self, op: &[u8], operands: &[Object]) -> Result<()> {
@@ -256,8 +332,11 @@ impl State<'_, '_> {
                 if self.output.chars().next_back().is_some_and(|c| c != '\n') {
                     self.output.push('\n');
                 }
-                if let Ok(Some(t)) = self.form_text(operands.first()) {
-                    self.output.push_str(&t);
+                match self.form_text(operands.first()) {
+                    Ok(Some(t)) => self.output.push_str(&t),
+                    // A bound ends reading; any other failure PyPDF2 only warns about.
+                    Err(e) if e.is_bound() => return Err(e),
+                    Ok(None) | Err(_) => {}
                 }
                 self.text.clear();
                 Ok(())
@@ -300,9 +379,7 @@ impl State<'_, '_> {
 
     fn show_array(&mut self, arg: Option<&Object>) -> Result<()> {
         let gap = |state: &mut Self, v: f64| -> Result<()> {
-            if v.abs() >= state.space_width
-                && state.text.chars().next_back().is_some_and(|c| c != ' ')
-            {
+            if v.abs() >= state.space_width && state.text.last().is_some_and(|c| c != ' ') {
                 state.show(Shown::Str(" "))?;
             }
             Ok(())
@@ -471,7 +548,7 @@ impl State<'_, '_> {
             || (0xFE70..=0xFEFF).contains(&xx);
         if neutral {
             if self.rtl {
-                self.text.insert(0, x);
+                self.text.prepend(x);
             } else {
                 self.text.push(x);
             }
@@ -480,7 +557,7 @@ impl State<'_, '_> {
                 self.rtl = true;
                 self.flush();
             }
-            self.text.insert(0, x);
+            self.text.prepend(x);
         } else {
             if self.rtl {
                 self.rtl = false;

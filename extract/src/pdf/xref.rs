@@ -8,7 +8,7 @@ use super::document::{python_int_str, read_object_header, Document};
 use super::error::{fail, Result};
 use super::lexer::{self, Cursor};
 use super::object::Object;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Reads the cross-reference information and trailer into `doc`.
 pub(crate) fn read(doc: &mut Document<'_>) -> Result<()> {
@@ -133,12 +133,14 @@ fn read_tables(doc: &mut Document<'_>, startxref: i64, mut issue: u8) -> Result<
         } else if issue != 0 {
             match rebuild(doc) {
                 Ok(()) => break,
+                Err(e) if e.is_bound() => return Err(e),
                 Err(_) => issue = 0,
             }
         } else if x.is_some_and(|b| b.is_ascii_digit()) {
             cur.pos -= 1;
             let stream = match read_xref_stream(doc, &mut cur) {
                 Ok(s) => s,
+                Err(e) if e.is_bound() => return Err(e),
                 Err(e) => {
                     if doc.trailer.contains("/Root") {
                         break;
@@ -193,6 +195,7 @@ fn read_standard(doc: &mut Document<'_>, cur: &mut Cursor<'_>) -> Result<Option<
         cur.skip_whitespace();
         let mut count = 0;
         while count < size {
+            doc.work(20)?;
             let mut line = cur.take(20);
             while line.first().is_some_and(|b| *b == b'\r' || *b == b'\n') {
                 if line.len() < 20 {
@@ -223,7 +226,7 @@ fn read_standard(doc: &mut Document<'_>, cur: &mut Cursor<'_>) -> Result<Option<
             let kind = line.get(17).copied();
             let (offset, generation) = match parsed {
                 Some(p) => p,
-                None => match find_generation(data, num) {
+                None => match find_generation(doc, num)? {
                     Some((at, g)) => (at as i64, g),
                     None => (-1, 65535),
                 },
@@ -266,40 +269,88 @@ fn read_standard(doc: &mut Document<'_>, cur: &mut Cursor<'_>) -> Result<Option<
     }
     if let Some(o) = doc.key(&trailer, "/XRefStm")?.and_then(|o| o.as_int()) {
         let mut c = Cursor::new(data, usize::try_from(o).unwrap_or(usize::MAX));
-        let _ = read_xref_stream(doc, &mut c);
+        match read_xref_stream(doc, &mut c) {
+            Err(e) if e.is_bound() => return Err(e),
+            _ => {}
+        }
     }
     Ok(doc.key(&trailer, "/Prev")?.map(|p| p.as_int().unwrap_or(0)))
 }
 
-/// `re.search(f"{num}\s+(\d+)\s+obj")` (unanchored, as PyPDF2 writes it).
-fn find_generation(data: &[u8], num: i64) -> Option<(usize, i64)> {
-    let needle = num.to_string();
-    let mut from = 0;
-    while let Some(off) = memchr::memmem::find(&data[from..], needle.as_bytes()) {
-        let at = from + off;
-        from = at + 1;
-        let mut i = at + needle.len();
-        let s = i;
-        while data.get(i).copied().is_some_and(lexer::is_py_space) {
-            i += 1;
+/// `re.search(f"{num}\s+(\d+)\s+obj")` (unanchored, as PyPDF2 writes it):
+/// where the match starts and the generation it names. Every header is
+/// indexed on the first search, so a table of broken lines costs one scan.
+fn find_generation(doc: &Document<'_>, num: i64) -> Result<Option<(usize, i64)>> {
+    if doc.generations.borrow().is_none() {
+        doc.work(doc.data.len())?;
+        *doc.generations.borrow_mut() = Some(index_generations(doc.data));
+    }
+    Ok(doc
+        .generations
+        .borrow()
+        .as_ref()
+        .and_then(|g| g.get(&num).copied()))
+}
+
+/// For every `\d+\s+\d+\s+obj`, each number the search could match
+/// before the generation (any suffix of the digits Python would print, and
+/// the digits with a `-` before them), first match first.
+fn index_generations(data: &[u8]) -> HashMap<i64, (usize, i64)> {
+    let mut out = HashMap::new();
+    for at in memchr::memmem::find_iter(data, b"obj") {
+        let mut j = at;
+        let s = j;
+        while j > 0 && lexer::is_py_space(data[j - 1]) {
+            j -= 1;
         }
-        let g = i;
-        while data.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
+        let ge = j;
+        while j > 0 && data[j - 1].is_ascii_digit() {
+            j -= 1;
         }
-        if i == s || g == s || i == g {
+        if j == s || j == ge || ge == s {
             continue;
         }
-        let gen = python_int_str(&data[g..i])?;
-        let s2 = i;
-        while data.get(i).copied().is_some_and(lexer::is_py_space) {
-            i += 1;
+        let Some(gen) = python_int_str(&data[j..ge]) else {
+            continue;
+        };
+        let s = j;
+        while j > 0 && lexer::is_py_space(data[j - 1]) {
+            j -= 1;
         }
-        if i > s2 && data[i..].starts_with(b"obj") {
-            return Some((at, gen));
+        let ne = j;
+        while j > 0 && data[j - 1].is_ascii_digit() {
+            j -= 1;
+        }
+        if ne == s || j == ne {
+            continue;
+        }
+        let mut keys: Vec<(i64, usize)> = Vec::new();
+        for start in j..ne {
+            let digits = &data[start..ne];
+            if digits.len() > 1 && digits[0] == b'0' {
+                continue;
+            }
+            if let Some(v) =
+                lexer::python_int(digits).filter(|v| v.to_string().as_bytes() == digits)
+            {
+                keys.push((v, start));
+            }
+        }
+        if j > 0 && data[j - 1] == b'-' && (data[j] != b'0' || ne - j == 1) {
+            if let Some(v) = lexer::python_int(&data[j - 1..ne]) {
+                if v.to_string().as_bytes() == &data[j - 1..ne] {
+                    keys.push((v, j - 1));
+                }
+            }
+        }
+        for (v, start) in keys {
+            let slot = out.entry(v).or_insert((start, gen));
+            if start < slot.0 {
+                *slot = (start, gen);
+            }
         }
     }
-    None
+    out
 }
 
 /// `_read_pdf15_xref_stream`: the stream at the cursor (`N G obj << … >> stream`).
@@ -526,6 +577,7 @@ fn other_error(
     if doc.trailer.contains("/Root") {
         return match rebuild(doc) {
             Ok(()) => Ok(None),
+            Err(e) if e.is_bound() => Err(e),
             Err(_) => fail("can not rebuild xref"),
         };
     }

@@ -16,15 +16,15 @@ pub fn check(data: &[u8]) {
         max_text_length: MAX_TEXT_LENGTH,
         ..Options::default()
     };
-    let first = parse(data, ".docx", &options);
-    assert_eq!(first, parse(data, ".docx", &options), "deterministic");
+    let first = parse(&data, ".docx", &options);
+    assert_eq!(first, parse(&data, ".docx", &options), "deterministic");
     match &first {
         Ok(parsed) => {
             if !parsed.is_truncated() && !parsed.text.is_empty() {
                 assert!(!ctxguard_core::pyjson::strip(&parsed.text).is_empty());
             }
             assert!(
-                parse(data, ".pptx", &options).is_err(),
+                parse(&data, ".pptx", &options).is_err(),
                 "a Word package is not also a PowerPoint one"
             );
         }

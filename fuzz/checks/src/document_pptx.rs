@@ -15,15 +15,15 @@ pub fn check(data: &[u8]) {
         max_text_length: MAX_TEXT_LENGTH,
         ..Options::default()
     };
-    let first = parse(data, ".pptx", &options);
-    assert_eq!(first, parse(data, ".pptx", &options), "deterministic");
+    let first = parse(&data, ".pptx", &options);
+    assert_eq!(first, parse(&data, ".pptx", &options), "deterministic");
     match &first {
         Ok(parsed) => {
             if !parsed.is_truncated() && !parsed.text.is_empty() {
                 assert!(parsed.text.starts_with("--- Slide "), "{:?}", parsed.text);
             }
             assert!(
-                parse(data, ".docx", &options).is_err(),
+                parse(&data, ".docx", &options).is_err(),
                 "a PowerPoint package is not also a Word one"
             );
         }

@@ -1,6 +1,10 @@
 //! Replays every saved fuzz input on stable: the seed corpus
 //! (`fuzz/corpus/<target>/`) and every crash or property failure the fuzzers
 //! found (`fuzz/regressions/<target>/`), each through its target's check.
+//! An input whose check takes longer than [`MAX_SECONDS_PER_INPUT`] fails
+//! too, as libFuzzer's `-timeout` does in `scripts/fuzz.sh`: a slow input is
+//! a loop or a bound missing (the test command runs debug builds, several
+//! times slower than the fuzzers' optimised ones, so the bound is generous).
 
 use ctxguard_fuzz_checks::{Target, TARGETS};
 use std::path::{Path, PathBuf};
@@ -21,23 +25,47 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Runs `target` on every file of `dir`; the failures, by file.
+/// Seconds one input's check may take in this (debug) build. The slowest
+/// seeds (a tiktoken oracle over 100 messages, an image decoded and
+/// resized) took 11.6 s on a 2-core machine at load 25 and about a tenth of
+/// that idle; a file that loops the reader runs for minutes.
+/// `CTXGUARD_FUZZ_REPLAY_SECONDS` overrides it.
+const MAX_SECONDS_PER_INPUT: u64 = 30;
+
+fn max_per_input() -> std::time::Duration {
+    let secs = std::env::var("CTXGUARD_FUZZ_REPLAY_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(MAX_SECONDS_PER_INPUT);
+    std::time::Duration::from_secs(secs)
+}
+
+/// Runs `target` on every file of `dir`; the failures (a panic or a check
+/// past the time bound), by file.
 fn replay(target: &Target, dir: &Path) -> (usize, Vec<String>) {
     let files = inputs(dir);
     let failures = files
         .iter()
         .filter_map(|file| {
             let data = std::fs::read(file).expect("a readable input");
-            std::panic::catch_unwind(|| (target.check)(&data))
-                .err()
-                .map(|e| {
-                    let why = e
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    format!("{}: {why}", file.display())
-                })
+            let start = std::time::Instant::now();
+            let outcome = std::panic::catch_unwind(|| (target.check)(&data));
+            let took = start.elapsed();
+            if outcome.is_ok() && took > max_per_input() {
+                return Some(format!(
+                    "{}: took {took:?}, over the {:?} bound (a loop or a missing bound)",
+                    file.display(),
+                    max_per_input()
+                ));
+            }
+            outcome.err().map(|e| {
+                let why = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                format!("{}: {why}", file.display())
+            })
         })
         .collect();
     (files.len(), failures)
