@@ -23,6 +23,8 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 mod archive;
+#[cfg(all(feature = "blob", target_arch = "wasm32"))]
+pub mod blob;
 pub mod chardet;
 pub mod chars;
 pub mod conformance;
@@ -326,6 +328,52 @@ mod tests {
         assert_eq!(up.record.status, Status::Ready);
         assert!(!up.record.parsed);
         assert_eq!(up.record.type_data.is_truncated, Some(false));
+    }
+
+    /// A source that refuses any read larger than the streaming buffer: a
+    /// parser that reads it whole (one read of its length) fails.
+    struct NoWholeReads<'a>(&'a [u8]);
+
+    impl Source for NoWholeReads<'_> {
+        fn len(&self) -> u64 {
+            self.0.len() as u64
+        }
+        fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+            if buf.len() > source::READ_BUFFER_BYTES {
+                return Err(SourceError::Read {
+                    offset,
+                    reason: format!("a read of {} bytes: the upload was read whole", buf.len()),
+                });
+            }
+            self.0.read_at(offset, buf)
+        }
+    }
+
+    #[test]
+    fn text_and_csv_uploads_are_read_in_buffers_not_whole() {
+        let csv: String = (0..200_000)
+            .map(|i| format!("{i},name {i},\"city, {}\"\n", i % 97))
+            .collect();
+        let markdown: String = (0..40_000)
+            .map(|i| format!("## Part {i}\nsome words of part {i}\n"))
+            .collect();
+        let log = "2026-12-01 INFO served a request\n".repeat(100_000);
+        for (bytes, name) in [
+            (csv.as_bytes(), "big.csv"),
+            (markdown.as_bytes(), "notes.md"),
+            (log.as_bytes(), "server.txt"),
+        ] {
+            assert!(bytes.len() > 2 * source::READ_BUFFER_BYTES);
+            let options = Options::default();
+            let streamed = upload_source(&NoWholeReads(bytes), name, &options);
+            let parsed = streamed.outcome.as_ref().expect("parses from buffers");
+            assert!(parsed.is_truncated(), "{name} is over the limit");
+            assert_eq!(
+                streamed.to_json(true),
+                upload(bytes, name, &options).to_json(true),
+                "{name}"
+            );
+        }
     }
 
     #[test]
