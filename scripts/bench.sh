@@ -15,8 +15,15 @@
 #   7. BENCHMARKS.md: the tables, the .wasm's raw/gzip/brotli size, the machine and its load;
 #   8. the workers bench (tests/bench/workers.mjs, issue 22): TokenPool in Node and Chromium
 #      on that text, its counts checked against the differential run's, and the preview
-#      element on a 100 MB log and 50 MB .docx/.xlsx; its own section of BENCHMARKS.md.
+#      element on a 100 MB log and 50 MB .docx/.xlsx; its own section of BENCHMARKS.md;
+#   9. big uploads (tests/bench/bigfiles.mjs): workbooks and documents at 25, 50 and 100 MB
+#      written by openpyxl and python-docx (pinned, in a venv under the bench's work dir) and by
+#      tests/bench/office.mjs, CSVs and a 1 GB CSV: the preview in Chromium (wall time, the
+#      engine's peak wasm memory, the browser's resident growth), `ctxguard extract`/`preview`
+#      peak RSS (/usr/bin/time -v), openpyxl's read-only pass beside ctxguard's; its own section.
 # Options: --rebuild (always rebuild pkg/core/), --skip-native, --skip-browser, --skip-workers,
+# --skip-big-uploads, --big-uploads-only (part 9 alone), --big-uploads-sizes=25,50,100 (MB),
+# --big-uploads-csv-gb=1 (0: no giant CSV),
 # --browser-only=NAME,… (the browser bench's tokenizers beside ctxguard, e.g. hypertok,gpt-tokenizer:
 # on a loaded machine ai-tokenizer's and js-tiktoken's pages alone take most of run.mjs's 20 minutes)
 # (the skipped part keeps its previous results, when there are any).
@@ -26,7 +33,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/env.sh
 
-rebuild=0 native=1 browser=1 workers=1 only=""
+rebuild=0 native=1 browser=1 workers=1 only="" big=1 big_only=0 big_sizes=25,50,100 big_csv_gb=1
 for arg in "$@"; do
   case "$arg" in
     --rebuild) rebuild=1 ;;
@@ -34,6 +41,10 @@ for arg in "$@"; do
     --skip-browser) browser=0 ;;
     --skip-workers) workers=0 ;;
     --browser-only=*) only="${arg#--browser-only=}" ;;
+    --skip-big-uploads) big=0 ;;
+    --big-uploads-only) big_only=1 ;;
+    --big-uploads-sizes=*) big_sizes="${arg#--big-uploads-sizes=}" ;;
+    --big-uploads-csv-gb=*) big_csv_gb="${arg#--big-uploads-csv-gb=}" ;;
     *) echo "bench.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -48,6 +59,32 @@ mkdir -p "$out"
 step() { printf '\n--> %s\n' "$*"; }
 start=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
+
+# Part 9: big uploads. The reference's writers (pinned) in a venv of the bench's own; the
+# release CLI and the toolbar package; then tests/bench/bigfiles.mjs.
+big_uploads() {
+  local dir="$out/bigfiles"
+  mkdir -p "$dir"
+  step "big uploads: openpyxl 3.1.5 and python-docx 1.2.0 in $dir/venv"
+  if [ ! -x "$dir/venv/bin/python" ]; then
+    python3 -m venv "$dir/venv"
+  fi
+  "$dir/venv/bin/python" -m pip install -q openpyxl==3.1.5 python-docx==1.2.0
+  step "big uploads: the release ctxguard and the toolbar package"
+  cargo build -q --release -p ctxguard-cli
+  bash scripts/build-packages.sh toolbar $([ "$rebuild" = 1 ] && echo --force)
+  npm_ci_if_changed tests/support
+  step "big uploads: node tests/bench/bigfiles.mjs (sizes $big_sizes MB, CSV ${big_csv_gb} GB)"
+  node tests/bench/bigfiles.mjs --work "$dir" --python "$dir/venv/bin/python" \
+    --ctxguard "$CARGO_TARGET_DIR/release/ctxguard" --sizes "$big_sizes" --csv-gb "$big_csv_gb" \
+    --out "$root/BENCHMARKS.md"
+}
+
+if [ "$big_only" = 1 ]; then
+  big_uploads
+  printf '\nbench.sh: big uploads done in %d s; results in BENCHMARKS.md (raw: %s)\n' "$(($(date +%s) - start))" "$out/bigfiles"
+  exit 0
+fi
 
 step "scripts/build-packages.sh core (release $pkg/; skipped when up to date)"
 bash scripts/build-packages.sh core $([ "$rebuild" = 1 ] && echo --force)
@@ -118,5 +155,8 @@ if [ "$workers" = 1 ]; then
   step "workers: TokenPool and the preview (tests/bench/workers.mjs)"
   bash scripts/build-packages.sh toolbar $([ "$rebuild" = 1 ] && echo --force)
   node tests/bench/workers.mjs --corpus "$corpus" --differential "$out/differential.jsonl" --out "$root/BENCHMARKS.md"
+fi
+if [ "$big" = 1 ]; then
+  big_uploads
 fi
 printf '\nbench.sh: done in %d s; results in BENCHMARKS.md (raw: %s)\n' "$(($(date +%s) - start))" "$out"

@@ -14,6 +14,7 @@ macro_rules! say {
 mod args;
 mod commands;
 mod count_stream;
+mod file_source;
 mod input;
 mod publishers;
 mod server;

@@ -5,6 +5,8 @@
 
 use crate::error::{DocumentError, Subject};
 use crate::record::Extracted;
+use crate::text_pass::{PassError, TextPass};
+use crate::truncate::RowPass;
 use crate::{decode, truncate};
 use thiserror::Error;
 
@@ -139,64 +141,158 @@ impl Reader {
     }
 }
 
-/// Every record of `text` as `csv.reader(io.StringIO(text))` yields them.
-pub fn read_records(text: &str) -> Result<Vec<Vec<String>>, CsvError> {
-    let mut records = Vec::new();
-    let mut lines = text.split_inclusive('\n').peekable();
-    let mut reader = Reader {
-        state: State::StartRecord,
-        field: String::new(),
-        field_chars: 0,
-        fields: Vec::new(),
-    };
-    loop {
-        // One record: lines until the machine is back at the start of a record.
-        reader.state = State::StartRecord;
-        reader.fields.clear();
-        reader.field.clear();
-        reader.field_chars = 0;
-        loop {
-            let Some(line) = lines.next() else {
-                if reader.field_chars != 0 || reader.state == State::InQuotedField {
-                    reader.save_field();
-                    records.push(std::mem::take(&mut reader.fields));
-                }
-                return Ok(records);
-            };
-            for c in line.chars() {
-                reader.process(Input::Char(c))?;
+/// `csv.reader(io.StringIO(text))` fed the text in pieces: each record is
+/// handed on as it ends, so a file is read without holding its rows.
+pub(crate) struct RecordReader {
+    reader: Reader,
+    /// A record ended: the next line starts a fresh one.
+    fresh: bool,
+    /// Characters of the current line were fed and its `\n` not yet.
+    line_open: bool,
+}
+
+impl RecordReader {
+    /// Before the first record.
+    pub(crate) fn new() -> Self {
+        RecordReader {
+            reader: Reader {
+                state: State::StartRecord,
+                field: String::new(),
+                field_chars: 0,
+                fields: Vec::new(),
+            },
+            fresh: true,
+            line_open: false,
+        }
+    }
+
+    fn start_record(&mut self) {
+        let r = &mut self.reader;
+        r.state = State::StartRecord;
+        r.fields.clear();
+        r.field.clear();
+        r.field_chars = 0;
+        self.fresh = false;
+    }
+
+    /// The end of a line (`\n` already fed, or the end of the text); a record
+    /// complete with it goes to `on`.
+    fn end_line(
+        &mut self,
+        on: &mut dyn FnMut(&[String]) -> Result<(), PassError>,
+    ) -> Result<(), PassError> {
+        self.line_open = false;
+        self.reader.process(Input::EndOfLine)?;
+        if self.reader.state == State::StartRecord {
+            on(&self.reader.fields)?;
+            self.fresh = true;
+        }
+        Ok(())
+    }
+
+    /// Reads `piece`, handing each record it completes to `on`.
+    pub(crate) fn feed(
+        &mut self,
+        piece: &str,
+        on: &mut dyn FnMut(&[String]) -> Result<(), PassError>,
+    ) -> Result<(), PassError> {
+        for c in piece.chars() {
+            if self.fresh {
+                self.start_record();
             }
-            reader.process(Input::EndOfLine)?;
-            if reader.state == State::StartRecord {
-                break;
+            self.line_open = true;
+            self.reader.process(Input::Char(c))?;
+            if c == '\n' {
+                self.end_line(on)?;
             }
         }
-        records.push(std::mem::take(&mut reader.fields));
+        Ok(())
+    }
+
+    /// The end of the text: a last line without `\n`, and a record left open.
+    pub(crate) fn finish(
+        mut self,
+        on: &mut dyn FnMut(&[String]) -> Result<(), PassError>,
+    ) -> Result<(), PassError> {
+        if self.line_open {
+            self.end_line(on)?;
+        }
+        if self.fresh {
+            self.start_record();
+        }
+        let r = &mut self.reader;
+        if r.field_chars != 0 || r.state == State::InQuotedField {
+            r.save_field();
+            on(&r.fields)?;
+        }
+        Ok(())
     }
 }
 
-/// `_parse_csv_smart`: decode, read, keep rows with a non-blank cell, truncate.
-pub(crate) fn parse(bytes: &[u8], max_length: i64) -> Result<Extracted, DocumentError> {
-    let text = decode::decode(bytes);
-    let records = read_records(&text).map_err(|e| DocumentError::failed(Subject::Csv, e))?;
-    let rows: Vec<Vec<String>> = records
-        .into_iter()
-        .filter(|row| {
-            row.iter()
-                .any(|cell| !ctxguard_core::pyjson::strip(cell).is_empty())
-        })
-        .map(|row| {
-            row.iter()
-                .map(|cell| ctxguard_core::pyjson::strip(cell).to_string())
-                .collect()
-        })
-        .collect();
-    let (text, info) = truncate::csv_rows(&rows, max_length);
+/// Every record of `text` as `csv.reader(io.StringIO(text))` yields them.
+pub fn read_records(text: &str) -> Result<Vec<Vec<String>>, CsvError> {
+    let mut records = Vec::new();
+    let mut reader = RecordReader::new();
+    let mut on = |fields: &[String]| {
+        records.push(fields.to_vec());
+        Ok(())
+    };
+    let read = reader
+        .feed(text, &mut on)
+        .and_then(|()| reader.finish(&mut on));
+    match read {
+        Ok(()) => Ok(records),
+        Err(PassError::Csv(e)) => Err(e),
+        // Text in memory fails no other way; a reader error is not a CSV's.
+        Err(_) => Ok(records),
+    }
+}
+
+/// The rows `_parse_csv_smart` keeps (a non-blank cell), cells stripped, read
+/// from a text in passes.
+pub(crate) struct CsvRows<'t> {
+    text: &'t dyn TextPass,
+}
+
+impl RowPass for CsvRows<'_> {
+    fn pass(
+        &self,
+        each: &mut dyn FnMut(&[&str]) -> Result<(), PassError>,
+    ) -> Result<(), PassError> {
+        let mut reader = RecordReader::new();
+        let mut on = |fields: &[String]| {
+            let stripped: Vec<&str> = fields
+                .iter()
+                .map(|f| ctxguard_core::pyjson::strip(f))
+                .collect();
+            if stripped.iter().any(|cell| !cell.is_empty()) {
+                each(&stripped)?;
+            }
+            Ok(())
+        };
+        self.text.pass(&mut |piece| reader.feed(piece, &mut on))?;
+        reader.finish(&mut on)
+    }
+}
+
+/// `_parse_csv_smart` over a text read in passes: read, keep rows with a
+/// non-blank cell, truncate (a second pass when rows are dropped from the middle).
+pub(crate) fn parse_text(text: &dyn TextPass, max_length: i64) -> Result<Extracted, PassError> {
+    let (text, info) = truncate::csv_stream(&CsvRows { text }, max_length)?;
     Ok(Extracted {
         text,
         truncation: info.into_truncation(),
         image: None,
         ocr_fallback: false,
+    })
+}
+
+/// `_parse_csv_smart` on an upload held in memory: decode, read, keep rows with a non-blank cell, truncate.
+pub(crate) fn parse(bytes: &[u8], max_length: i64) -> Result<Extracted, DocumentError> {
+    let text = decode::decode(bytes);
+    parse_text(&text.as_str(), max_length).map_err(|e| match e {
+        PassError::Csv(e) => DocumentError::failed(Subject::Csv, e),
+        other => DocumentError::failed(Subject::Document, other),
     })
 }
 
@@ -240,6 +336,36 @@ mod tests {
             CsvError::BareCarriageReturn.to_string(),
             "new-line character seen in unquoted field - do you need to open the file in universal-newline mode?"
         );
+    }
+
+    #[test]
+    fn records_read_in_pieces_are_the_records_of_the_whole() {
+        let texts = [
+            "a,\"b,c\",\"d\"\"e\"\n\"multi\nline\",x\n",
+            "a\r\n\r\nb",
+            "\"open\nstill",
+            "x,",
+            "q\"tail,z\n\n  , \n\"\"",
+            "注释,🦀\r\nend",
+        ];
+        for text in texts {
+            let whole = read_records(text);
+            for step in 1..5 {
+                let mut records = Vec::new();
+                let mut reader = RecordReader::new();
+                let mut on = |fields: &[String]| {
+                    records.push(fields.to_vec());
+                    Ok(())
+                };
+                let chars: Vec<char> = text.chars().collect();
+                for piece in chars.chunks(step) {
+                    let piece: String = piece.iter().collect();
+                    reader.feed(&piece, &mut on).expect("valid CSV");
+                }
+                reader.finish(&mut on).expect("valid CSV");
+                assert_eq!(Ok(records), whole, "{text:?} in pieces of {step}");
+            }
+        }
     }
 
     #[test]

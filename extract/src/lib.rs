@@ -23,6 +23,8 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 mod archive;
+#[cfg(all(feature = "blob", target_arch = "wasm32"))]
+pub mod blob;
 pub mod chardet;
 pub mod chars;
 pub mod conformance;
@@ -41,6 +43,7 @@ pub mod preview;
 pub mod record;
 pub mod sniff;
 pub mod source;
+mod text_pass;
 mod truncate;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
@@ -54,6 +57,7 @@ pub use record::{Extracted, PreparedImage, Record, Status, StoredTruncation, Typ
 pub use source::{Source, SourceError, SourceReader};
 pub use truncate::{SheetText, StrategyError, Truncation, TruncationKind};
 
+use text_pass::{PassError, TextPass, Utf8Pass};
 use truncate::Unit;
 
 /// `MAX_EXTRACTED_TEXT_LENGTH`'s default: 500 000 code points.
@@ -125,12 +129,12 @@ pub fn parse(
         Format::LegacyDoc => Err(legacy(ErrorCode::LegacyDoc, ".doc", ".docx")),
         Format::LegacyPpt => Err(legacy(ErrorCode::LegacyPpt, ".ppt", ".pptx")),
         Format::LegacyXls => Err(legacy(ErrorCode::LegacyXls, ".xls", ".xlsx")),
-        Format::Csv => csv::parse(&whole()?, max),
+        Format::Csv => csv_of(source, max),
         Format::Xmind => text_of(&xmind::markdown(source, limits)?, max),
         Format::Image => image::parse(&whole()?, extension, limits, options.prepare_image_bytes),
         Format::Media => Ok(Extracted::text("")),
         Format::Zip => archive::parse(source, limits),
-        Format::Text => text_of(&decode::decode(&whole()?), max),
+        Format::Text => text_of_source(source, max),
         Format::Unknown => {
             let bytes = whole()?;
             let mime = sniff::mime_type(&bytes);
@@ -162,6 +166,38 @@ fn text_of(text: &str, max: i64) -> Result<Extracted, DocumentError> {
     truncate::text(text, max)
         .map(truncated)
         .map_err(|e| DocumentError::failed(Subject::Document, e))
+}
+
+/// A text upload read as a stream: strict UTF-8 by chunks, truncated as it
+/// is read; bytes that are not UTF-8 are decoded as the reference does, which
+/// needs them all (held whole then).
+fn text_of_source(source: &dyn Source, max: i64) -> Result<Extracted, DocumentError> {
+    match truncate::text_pass(&Utf8Pass::new(source), max) {
+        Ok(t) => Ok(truncated(t)),
+        Err(PassError::NotUtf8) => text_of(&decode::decode(&read_whole(source)?), max),
+        Err(e) => Err(DocumentError::failed(Subject::Document, e)),
+    }
+}
+
+/// A CSV upload read as a stream, as [`text_of_source`] reads text. A CSV
+/// error stands only once every byte is known to be UTF-8: decoded otherwise,
+/// the same bytes are other characters.
+fn csv_of(source: &dyn Source, max: i64) -> Result<Extracted, DocumentError> {
+    let utf8 = Utf8Pass::new(source);
+    let failed = |e: PassError| match e {
+        PassError::Csv(e) => DocumentError::failed(Subject::Csv, e),
+        other => DocumentError::failed(Subject::Document, other),
+    };
+    match csv::parse_text(&utf8, max) {
+        Ok(parsed) => Ok(parsed),
+        Err(PassError::NotUtf8) => csv::parse(&read_whole(source)?, max),
+        Err(PassError::Csv(e)) => match utf8.pass(&mut |_| Ok(())) {
+            Ok(()) => Err(failed(PassError::Csv(e))),
+            Err(PassError::NotUtf8) => csv::parse(&read_whole(source)?, max),
+            Err(other) => Err(failed(other)),
+        },
+        Err(e) => Err(failed(e)),
+    }
 }
 
 /// The whole upload in memory, for a parser that does not read a stream yet.
@@ -293,6 +329,52 @@ mod tests {
         assert_eq!(up.record.status, Status::Ready);
         assert!(!up.record.parsed);
         assert_eq!(up.record.type_data.is_truncated, Some(false));
+    }
+
+    /// A source that refuses any read larger than the streaming buffer: a
+    /// parser that reads it whole (one read of its length) fails.
+    struct NoWholeReads<'a>(&'a [u8]);
+
+    impl Source for NoWholeReads<'_> {
+        fn len(&self) -> u64 {
+            self.0.len() as u64
+        }
+        fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+            if buf.len() > source::READ_BUFFER_BYTES {
+                return Err(SourceError::Read {
+                    offset,
+                    reason: format!("a read of {} bytes: the upload was read whole", buf.len()),
+                });
+            }
+            self.0.read_at(offset, buf)
+        }
+    }
+
+    #[test]
+    fn text_and_csv_uploads_are_read_in_buffers_not_whole() {
+        let csv: String = (0..200_000)
+            .map(|i| format!("{i},name {i},\"city, {}\"\n", i % 97))
+            .collect();
+        let markdown: String = (0..40_000)
+            .map(|i| format!("## Part {i}\nsome words of part {i}\n"))
+            .collect();
+        let log = "2026-12-01 INFO served a request\n".repeat(100_000);
+        for (bytes, name) in [
+            (csv.as_bytes(), "big.csv"),
+            (markdown.as_bytes(), "notes.md"),
+            (log.as_bytes(), "server.txt"),
+        ] {
+            assert!(bytes.len() > 2 * source::READ_BUFFER_BYTES);
+            let options = Options::default();
+            let streamed = upload_source(&NoWholeReads(bytes), name, &options);
+            let parsed = streamed.outcome.as_ref().expect("parses from buffers");
+            assert!(parsed.is_truncated(), "{name} is over the limit");
+            assert_eq!(
+                streamed.to_json(true),
+                upload(bytes, name, &options).to_json(true),
+                "{name}"
+            );
+        }
     }
 
     #[test]

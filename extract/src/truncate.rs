@@ -7,11 +7,13 @@
 mod csv;
 mod sheets;
 mod text;
+mod text_stream;
 mod units;
 
-pub use csv::csv_rows;
+pub(crate) use csv::{csv_stream, RowPass};
 pub use sheets::{SheetText, SheetsStream};
 pub use text::text;
+pub(crate) use text::text_pass;
 pub use units::{units, Unit};
 
 use serde::Serialize;

@@ -1,12 +1,13 @@
 //! The JavaScript API of ctxguard-extract (feature `wasm`), the npm subpath
-//! `ctxguard-core/documents`: `parseDocument(bytes, filename, options?)`
+//! `ctxguard-core/documents`: `parseDocument(bytes | blob, filename, options?)`
 //! answers as a `document_parse` case's `expected` (with the real text and
 //! image in `record`), or throws an `Error` whose `code` is the reference's
 //! error code and whose `message` is its message; `runDocumentCases(jsonl)`
 //! runs recorded cases in the browser. Nothing of the tokenizer is linked.
 
+use crate::blob::BlobSource;
 use crate::conformance;
-use crate::{upload, Options, DEFAULT_MAX_TEXT_LENGTH};
+use crate::{upload_source, Options, Source, DEFAULT_MAX_TEXT_LENGTH};
 use wasm_bindgen::prelude::*;
 
 /// An `Error` with a message (and, for refusals, `code` and `record`).
@@ -40,19 +41,9 @@ fn max_text_length(options: &JsValue) -> Result<i64, JsValue> {
     }
 }
 
-/// Parses an upload as Wegent's backend does.
-#[wasm_bindgen(js_name = parseDocument, unchecked_return_type = "ParsedDocument")]
-pub fn parse_document(
-    bytes: &[u8],
-    filename: &str,
-    #[wasm_bindgen(unchecked_param_type = "{ max_text_length?: number } | undefined")]
-    options: JsValue,
-) -> Result<JsValue, JsValue> {
-    let options = Options {
-        max_text_length: max_text_length(&options)?,
-        ..Options::default()
-    };
-    let up = upload(bytes, filename, &options);
+/// The answer for one upload read from `source`: the `expected` object, or the refusal thrown.
+fn answer(source: &dyn Source, filename: &str, options: &Options) -> Result<JsValue, JsValue> {
+    let up = upload_source(source, filename, options);
     let answer = up.to_json(false);
     match &up.outcome {
         Ok(_) => json(&answer),
@@ -63,6 +54,53 @@ pub fn parse_document(
             Err(e)
         }
     }
+}
+
+/// Parses an upload as Wegent's backend does: `input` is the bytes (a
+/// `Uint8Array`), or a `Blob`/`File` — read where it lies by slices in a
+/// dedicated worker (`FileReaderSync`, the answer returned at once), read
+/// asynchronously elsewhere (the main thread, Node: a `Promise` of the answer).
+#[wasm_bindgen(js_name = parseDocument, skip_typescript)]
+pub fn parse_document(
+    input: JsValue,
+    filename: &str,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = Options {
+        max_text_length: max_text_length(&options)?,
+        ..Options::default()
+    };
+    if let Some(bytes) = input.dyn_ref::<js_sys::Uint8Array>() {
+        return answer(&bytes.to_vec(), filename, &options);
+    }
+    // What a `&[u8]` parameter took before Blobs: an ArrayBuffer or an array of bytes.
+    if input.is_instance_of::<js_sys::ArrayBuffer>() || js_sys::Array::is_array(&input) {
+        return answer(
+            &js_sys::Uint8Array::new(&input).to_vec(),
+            filename,
+            &options,
+        );
+    }
+    let Some(blob) = input.dyn_ref::<web_sys::Blob>() else {
+        return Err(error(
+            "parseDocument: expected the upload as a Uint8Array, a Blob or a File",
+        ));
+    };
+    if let Ok(source) = BlobSource::new(blob.clone(), None) {
+        return answer(&source, filename, &options);
+    }
+    // No FileReaderSync here: read the Blob asynchronously, then parse its bytes.
+    let filename = filename.to_string();
+    let parse = Closure::once_into_js(move |buffer: JsValue| -> Result<JsValue, JsValue> {
+        answer(
+            &js_sys::Uint8Array::new(&buffer).to_vec(),
+            &filename,
+            &options,
+        )
+    });
+    let read = blob.array_buffer();
+    let then: js_sys::Function = js_sys::Reflect::get(&read, &"then".into())?.dyn_into()?;
+    then.call1(&read, &parse)
 }
 
 /// Runs the `document_parse` lines of a JSONL text (other kinds are counted as
@@ -141,4 +179,19 @@ export interface ParsedDocument {
 export type DocumentErrorCode = "unsupported_type" | "unrecognized_type" | "parse_failed" | "encrypted_pdf" | "legacy_doc" | "legacy_ppt" | "legacy_xls" | "file_too_large";
 /** What `parseDocument` throws for a file the backend refuses. */
 export interface DocumentError extends Error { code: DocumentErrorCode; record: DocumentRecord; }
+/** `parseDocument`'s options: `MAX_EXTRACTED_TEXT_LENGTH` (default 500 000). */
+export interface ParseDocumentOptions { max_text_length?: number; }
+/**
+ * Parses an upload held in memory as Wegent's backend does; throws a
+ * `DocumentError` for a file the backend refuses.
+ */
+export function parseDocument(bytes: Uint8Array, filename: string, options?: ParseDocumentOptions): ParsedDocument;
+/**
+ * Parses a `Blob` or `File` where it lies. In a dedicated worker it is read
+ * synchronously by slices (`FileReaderSync`), never copied whole into the
+ * module's memory, and the answer is returned at once; elsewhere (the main
+ * thread, Node) it is read asynchronously and a `Promise` of the answer is
+ * returned (rejected with the `DocumentError`).
+ */
+export function parseDocument(file: Blob, filename: string, options?: ParseDocumentOptions): ParsedDocument | Promise<ParsedDocument>;
 "#;

@@ -70,25 +70,35 @@ const RELS = (type, target) =>
   `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${type}" Target="${target}"/></Relationships>`;
 const OFFICE_DOCUMENT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument";
 
-/** XML parts of about `rawBytes` bytes of content built from `lines`, cycling. */
+/** XML parts of about `rawBytes` bytes of content built from `lines`, cycling (a Buffer: past a few hundred MB a string would not fit). */
 function body(lines, rawBytes, element) {
-  const parts = [];
+  const chunks = [];
+  let parts = [];
   let size = 0;
+  let pending = 0;
   for (let i = 0; size < rawBytes; i++) {
     const piece = element(xmlEscape(lines[i % lines.length]), i);
     parts.push(piece);
     size += piece.length;
+    pending += piece.length;
+    if (pending >= 16 * 1024 * 1024) {
+      chunks.push(Buffer.from(parts.join("")));
+      parts = [];
+      pending = 0;
+    }
   }
-  return parts.join("");
+  chunks.push(Buffer.from(parts.join("")));
+  return chunks;
 }
 
 /** A .docx whose file is about `fileBytes` (paragraphs of `lines`). */
 export function docx(lines, fileBytes) {
   const make = (raw) => {
-    const doc =
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>' +
-      body(lines, raw, (t) => `<w:p><w:r><w:t xml:space="preserve">${t}</w:t></w:r></w:p>`) +
-      "</w:body></w:document>";
+    const doc = Buffer.concat([
+      Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'),
+      ...body(lines, raw, (t) => `<w:p><w:r><w:t xml:space="preserve">${t}</w:t></w:r></w:p>`),
+      Buffer.from("</w:body></w:document>"),
+    ]);
     return zip([
       [
         "[Content_Types].xml",
@@ -97,7 +107,7 @@ export function docx(lines, fileBytes) {
         ),
       ],
       ["_rels/.rels", Buffer.from(RELS(OFFICE_DOCUMENT, "word/document.xml"))],
-      ["word/document.xml", Buffer.from(doc)],
+      ["word/document.xml", doc],
     ]);
   };
   return sized(make, fileBytes);
@@ -106,10 +116,11 @@ export function docx(lines, fileBytes) {
 /** An .xlsx whose file is about `fileBytes` (one sheet: a row per line, the line and its number). */
 export function xlsx(lines, fileBytes) {
   const make = (raw) => {
-    const sheet =
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
-      body(lines, raw, (t, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${t}</t></is></c><c r="B${i + 1}"><v>${i}</v></c></row>`) +
-      "</sheetData></worksheet>";
+    const sheet = Buffer.concat([
+      Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'),
+      ...body(lines, raw, (t, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${t}</t></is></c><c r="B${i + 1}"><v>${i}</v></c></row>`),
+      Buffer.from("</sheetData></worksheet>"),
+    ]);
     return zip([
       [
         "[Content_Types].xml",
@@ -125,7 +136,7 @@ export function xlsx(lines, fileBytes) {
         ),
       ],
       ["xl/_rels/workbook.xml.rels", Buffer.from(RELS("http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet", "worksheets/sheet1.xml"))],
-      ["xl/worksheets/sheet1.xml", Buffer.from(sheet)],
+      ["xl/worksheets/sheet1.xml", sheet],
     ]);
   };
   return sized(make, fileBytes);

@@ -107,4 +107,63 @@ export async function documentsChecks(h, check) {
       assert(out.shown && out.shown.includes("File content truncated") && out.shown.includes("Total: 400 lines"), out.shown);
     }),
   );
+
+  await check("parseDocument takes a File: in a dedicated worker read synchronously by slices (the answer at once), on the main thread a Promise; both the bytes' answer", () =>
+    h.with(async ({ page }) => {
+      const out = await page.evaluate(async (ids) => {
+        const docs = await import("/pkg/core/documents/ctxguard_documents.js");
+        await docs.default();
+        const lines = (await (await fetch("/tests/conformance/documents.jsonl")).text()).split("\n");
+        const cases = ids.map((id) => JSON.parse(lines.find((l) => l.includes(`"id": "${id}"`))));
+        const bytesOf = (c) => Uint8Array.from(atob(c.data_base64), (ch) => ch.charCodeAt(0));
+        const answer = (f) => {
+          try {
+            return JSON.stringify(f());
+          } catch (e) {
+            return JSON.stringify({ code: e.code, message: e.message, record: e.record });
+          }
+        };
+        const settle = async (p) => {
+          try {
+            return JSON.stringify(await p);
+          } catch (e) {
+            return JSON.stringify({ code: e.code, message: e.message, record: e.record });
+          }
+        };
+        const files = cases.map((c) => new File([bytesOf(c)], c.filename));
+        const fromBytes = cases.map((c) => answer(() => docs.parseDocument(bytesOf(c), c.filename, { max_text_length: 2000 })));
+        const main = [];
+        let promised = true;
+        for (const f of files) {
+          const p = docs.parseDocument(f, f.name, { max_text_length: 2000 });
+          promised &&= typeof p?.then === "function";
+          main.push(await settle(p));
+        }
+        const source = `import init, { parseDocument } from "${location.origin}/pkg/core/documents/ctxguard_documents.js";
+          onmessage = async ({ data }) => {
+            await init();
+            const out = data.map((f) => {
+              try {
+                const d = parseDocument(f, f.name, { max_text_length: 2000 });
+                return typeof d?.then === "function" ? "a Promise" : JSON.stringify(d);
+              } catch (e) {
+                return JSON.stringify({ code: e.code, message: e.message, record: e.record });
+              }
+            });
+            postMessage(out);
+          };`;
+        const worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })), { type: "module" });
+        const inWorker = await new Promise((resolve, reject) => {
+          worker.onmessage = ({ data }) => resolve(data);
+          worker.onerror = (e) => reject(new Error(e.message));
+          worker.postMessage(files);
+        });
+        worker.terminate();
+        return { fromBytes, main, inWorker, promised };
+      }, CASES);
+      assert(out.promised, "a File on the main thread gives a Promise");
+      assert(same(out.main, out.fromBytes), "main thread: the bytes' answers");
+      assert(same(out.inWorker, out.fromBytes), `worker: the bytes' answers, returned at once (${out.inWorker.map((x) => x.slice(0, 60))})`);
+    }),
+  );
 }

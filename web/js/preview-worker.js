@@ -1,7 +1,11 @@
-// The attachment preview's worker: every picked file is read here, slice by
-// slice, into the preview engine (./engine/, loaded on the first preview),
-// which parses it as Wegent's backend does and composes and counts the block;
-// the page receives progress and the report only, never the files' contents.
+// The attachment preview's worker: every picked file is handed to the preview
+// engine (./engine/, loaded on the first preview) as the File itself, which
+// the engine reads where it lies by Blob slices (FileReaderSync, synchronous
+// in this dedicated worker), so no upload is ever copied whole into its
+// memory; it parses each as Wegent's backend does and composes and counts the
+// block. The page receives progress and the report only, never the files'
+// contents. A cancel terminates this worker: the parse stops at once and its
+// memory goes with it.
 //
 // Messages in:  {type: "preview", id, files: File[], options, maxTextLength, maxUploadBytes}
 //               {type: "count", id, model, text} (the toolbar's draft)
@@ -12,8 +16,6 @@
 // wasm memory never shrinks, so the page closes an idle worker instead.)
 import init, { PreviewSession, countDraft } from "./engine/ctxguard_preview.js";
 
-/** Bytes read per slice: small enough to report progress often, large enough to stay fast. */
-const CHUNK_BYTES = 4 * 1024 * 1024;
 /** Progress is posted at least this often while a file is read. */
 const PROGRESS_MS = 50;
 
@@ -36,16 +38,8 @@ async function preview({ id, files, options, maxTextLength, maxUploadBytes }) {
         }
       };
       progress(0, true);
-      if (!session.begin(file.name, total, maxUploadBytes)) {
-        progress(total, true);
-        continue;
-      }
-      for (let offset = 0; offset < total; offset += CHUNK_BYTES) {
-        const chunk = new Uint8Array(await file.slice(offset, offset + CHUNK_BYTES).arrayBuffer());
-        session.append(chunk);
-        progress(Math.min(total, offset + chunk.length), false);
-      }
-      session.finish(maxTextLength);
+      // The engine reports the bytes it has read; a two-pass format reads some twice, so cap at the size.
+      session.addFile(file, file.name, maxUploadBytes, maxTextLength, (done) => progress(Math.min(total, done), false));
       progress(total, true);
     }
     const report = JSON.parse(session.report(JSON.stringify(options)));

@@ -1,12 +1,14 @@
 //! `ctxguard extract FILE`: the text Wegent's backend stores for an upload
 //! (its parser and smart truncation, `ctxguard-extract`), or with `--json` the
 //! whole record as a `document_parse` case's `expected`; a file the backend
-//! refuses prints `rejected (CODE): MESSAGE` on stderr and exits 1.
+//! refuses prints `rejected (CODE): MESSAGE` on stderr and exits 1. The file
+//! is read at offsets as the parser asks ([`crate::file_source`]), never whole.
 
-use crate::input::{display, read_bytes};
+use crate::file_source::Upload;
+use crate::input::display;
 use anyhow::Result;
 use ctxguard_extract::preview::{check_size, DEFAULT_MAX_UPLOAD_BYTES};
-use ctxguard_extract::{upload, Options};
+use ctxguard_extract::{upload_source, Options};
 use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -34,8 +36,9 @@ pub fn run(args: ExtractArgs) -> Result<ExitCode> {
     let name = args
         .filename
         .map_or_else(|| upload_name(args.file), str::to_string);
-    let bytes = read_bytes(args.file)?;
-    if let Err(refusal) = check_size(bytes.len() as u64, DEFAULT_MAX_UPLOAD_BYTES) {
+    let file = Upload::open(args.file, DEFAULT_MAX_UPLOAD_BYTES)?;
+    let source = file.source();
+    if let Err(refusal) = check_size(source.len(), DEFAULT_MAX_UPLOAD_BYTES) {
         eprintln!("rejected ({}): {}", refusal.code, refusal.message);
         return Ok(ExitCode::FAILURE);
     }
@@ -43,7 +46,7 @@ pub fn run(args: ExtractArgs) -> Result<ExitCode> {
         max_text_length: args.max_text_length,
         ..Options::default()
     };
-    let up = upload(&bytes, &name, &options);
+    let up = upload_source(source, &name, &options);
     if args.json {
         say!("{}", up.to_json(true))?;
     }

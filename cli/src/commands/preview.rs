@@ -6,7 +6,8 @@
 //! `ctxguard_core::attachment::preview_files`, shared with the preview element.
 
 use super::extract::upload_name;
-use crate::input::{display, read_bytes, thousands};
+use crate::file_source::Upload;
+use crate::input::{display, thousands};
 use anyhow::{bail, Result};
 use ctxguard_core::attachment::{
     default_limit, preview_files, Inlined, PreviewFile, PreviewOptions, RowState,
@@ -14,7 +15,7 @@ use ctxguard_core::attachment::{
 use ctxguard_core::budget::context_limits;
 use ctxguard_core::tokens::IMAGE_TOKENS;
 use ctxguard_extract::preview::{too_large, DEFAULT_MAX_UPLOAD_BYTES};
-use ctxguard_extract::{upload, Options};
+use ctxguard_extract::{upload_source, Options};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -36,7 +37,8 @@ pub struct PreviewArgs<'a> {
     pub files: &'a [PathBuf],
 }
 
-/// The stored record of one file, as the backend's upload makes it.
+/// The stored record of one file, as the backend's upload makes it (the file
+/// read at offsets as the parser asks, never whole).
 fn stored(path: &Path, max_text_length: i64) -> Result<PreviewFile> {
     let name = upload_name(path);
     if let Ok(meta) = std::fs::metadata(path) {
@@ -44,15 +46,16 @@ fn stored(path: &Path, max_text_length: i64) -> Result<PreviewFile> {
             return Ok(refused);
         }
     }
-    let bytes = read_bytes(path)?;
-    if let Some(refused) = too_large(&name, bytes.len() as u64, DEFAULT_MAX_UPLOAD_BYTES) {
+    let file = Upload::open(path, DEFAULT_MAX_UPLOAD_BYTES)?;
+    let source = file.source();
+    if let Some(refused) = too_large(&name, source.len(), DEFAULT_MAX_UPLOAD_BYTES) {
         return Ok(refused);
     }
     let options = Options {
         max_text_length,
         ..Options::default()
     };
-    Ok(upload(&bytes, &name, &options).to_preview_file())
+    Ok(upload_source(source, &name, &options).to_preview_file())
 }
 
 /// The parse column: what the backend stores of the file.

@@ -7,10 +7,11 @@ use super::{
     TruncationKind,
 };
 use crate::chars;
+use crate::text_pass::{PassError, TextPass};
 use serde_json::Value;
 
 /// `re.match(r"^#{1,6}\s+", line)`: one to six `#` and a Python whitespace.
-fn is_heading(line: &str) -> bool {
+pub(super) fn is_heading(line: &str) -> bool {
     let hashes = line.bytes().take_while(|&b| b == b'#').count();
     (1..=6).contains(&hashes)
         && line[hashes..]
@@ -21,6 +22,32 @@ fn is_heading(line: &str) -> bool {
 
 /// Truncates a decoded text (or an XMind outline) to `max_length` code points.
 pub fn text(text: &str, max_length: i64) -> Result<Truncated, StrategyError> {
+    match text_pass(&text, max_length) {
+        Ok(truncated) => Ok(truncated),
+        Err(PassError::Strategy(e)) => Err(e),
+        // A text in memory is read without any other failure.
+        Err(_) => text_whole(text, max_length),
+    }
+}
+
+/// Truncates a text read in passes: streamed for a positive limit, held whole
+/// for a negative one (Python's `text[:-n]` cuts from the end).
+pub(crate) fn text_pass(pass: &dyn TextPass, max_length: i64) -> Result<Truncated, PassError> {
+    if effective_limit(max_length) > 0 {
+        return super::text_stream::text_stream(pass, max_length);
+    }
+    let mut whole = String::new();
+    pass.pass(&mut |piece| {
+        whole.push_str(piece);
+        Ok(())
+    })?;
+    Ok(text_whole(&whole, max_length)?)
+}
+
+/// The strategy over the whole text at once: what a limit of zero or less
+/// needs (Python's `text[:-n]` cuts from the end), and the model the streamed
+/// strategy is tested against.
+pub(super) fn text_whole(text: &str, max_length: i64) -> Result<Truncated, StrategyError> {
     let max_length = effective_limit(max_length);
     let original_length = chars::len(text);
     let lines: Vec<&str> = text.split('\n').collect();

@@ -1,12 +1,15 @@
 //! # ctxguard-preview-engine
 //!
 //! The engine behind `<ctxguard-attachment-preview>`: a [`Session`] takes the
-//! uploads of one message (their bytes streamed in chunks, so a host never
-//! holds a whole file twice), parses each as Wegent's backend does
-//! (`ctxguard-extract`), and answers with core's preview report
-//! (`ctxguard_core::attachment::preview_files`). Natively it is plain Rust;
-//! on wasm32 the same type is exported to JavaScript as `PreviewSession`
-//! (the toolbar package runs it in a module Worker, `preview-worker.js`).
+//! uploads of one message, each read where it lies through a
+//! [`Source`] (in the browser the picked `File` itself, read by `Blob` slices
+//! in the worker: an upload is never copied whole into the module's memory),
+//! parses each as Wegent's backend does (`ctxguard-extract`), and answers with
+//! core's preview report (`ctxguard_core::attachment::preview_files`).
+//! Natively it is plain Rust; on wasm32 the same type is exported to
+//! JavaScript as `PreviewSession` (the toolbar package runs it in a module
+//! Worker, `preview-worker.js`). A cancelled preview is its worker
+//! terminated, which stops a parse at once and frees all its memory.
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
@@ -18,20 +21,12 @@ pub use draft::count_draft;
 
 use ctxguard_core::attachment::{preview_files, PreviewFile, PreviewOptions, PreviewReport};
 use ctxguard_extract::preview::too_large;
-use ctxguard_extract::{upload, Options};
+use ctxguard_extract::{upload_source, Options, Source};
 
-/// The upload being streamed in.
-#[derive(Debug)]
-struct Pending {
-    filename: String,
-    bytes: Vec<u8>,
-}
-
-/// The uploads of one message, parsed as they are completed.
+/// The uploads of one message, parsed one by one as they are added.
 #[derive(Debug, Default)]
 pub struct Session {
     files: Vec<PreviewFile>,
-    pending: Option<Pending>,
 }
 
 impl Session {
@@ -40,51 +35,29 @@ impl Session {
         Session::default()
     }
 
-    /// Starts the next upload; `size` reserves its buffer. An upload over
-    /// `max_upload_bytes` is refused at once with the backend's message (its
-    /// bytes are never read): returns false, and the caller sends no chunks.
-    pub fn begin(&mut self, filename: &str, size: u64, max_upload_bytes: u64) -> bool {
-        if let Some(refused) = too_large(filename, size, max_upload_bytes) {
+    /// Parses the next upload from `source` as the backend does with
+    /// `MAX_EXTRACTED_TEXT_LENGTH` = `max_text_length`. An upload over
+    /// `max_upload_bytes` is refused with the backend's message, its bytes
+    /// never read: returns false.
+    pub fn add(
+        &mut self,
+        filename: &str,
+        source: &dyn Source,
+        max_upload_bytes: u64,
+        max_text_length: i64,
+    ) -> bool {
+        if let Some(refused) = too_large(filename, source.len(), max_upload_bytes) {
             self.files.push(refused);
-            self.pending = None;
             return false;
         }
-        let mut bytes = Vec::new();
-        // Reserving is only a hint: a host that lies about the size still works.
-        let _ = bytes.try_reserve_exact(usize::try_from(size).unwrap_or(0));
-        self.pending = Some(Pending {
-            filename: filename.to_string(),
-            bytes,
-        });
-        true
-    }
-
-    /// Appends the next bytes of the upload begun last; false when none is begun.
-    pub fn append(&mut self, chunk: &[u8]) -> bool {
-        match &mut self.pending {
-            Some(p) => {
-                p.bytes.extend_from_slice(chunk);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Parses the upload begun last, as the backend does with
-    /// `MAX_EXTRACTED_TEXT_LENGTH` = `max_text_length`; its bytes are freed.
-    pub fn finish(&mut self, max_text_length: i64) -> bool {
-        let Some(Pending { filename, bytes }) = self.pending.take() else {
-            return false;
-        };
         let options = Options {
             max_text_length,
             // The preview composes an image block without its bytes.
             prepare_image_bytes: false,
             ..Options::default()
         };
-        let stored = upload(&bytes, &filename, &options).to_preview_file();
-        drop(bytes);
-        self.files.push(stored);
+        self.files
+            .push(upload_source(source, filename, &options).to_preview_file());
         true
     }
 
@@ -103,19 +76,25 @@ impl Session {
 mod tests {
     use super::*;
     use ctxguard_core::attachment::RowState;
+    use ctxguard_extract::SourceError;
+
+    /// A source that claims a size and fails any read: what "refused unread" means.
+    struct Unreadable(u64);
+
+    impl Source for Unreadable {
+        fn len(&self) -> u64 {
+            self.0
+        }
+        fn read_at(&self, offset: u64, _: &mut [u8]) -> Result<usize, SourceError> {
+            panic!("byte {offset} of an upload over the cap was read")
+        }
+    }
 
     #[test]
-    fn chunks_make_one_upload_and_oversized_ones_are_refused_unread() {
+    fn uploads_are_parsed_from_their_source_and_oversized_ones_are_refused_unread() {
         let mut s = Session::new();
-        assert!(s.begin("notes.txt", 11, 1 << 20));
-        assert!(s.append(b"hello ") && s.append(b"world"));
-        assert!(s.finish(500_000));
-        assert!(!s.begin("huge.log", 2 << 20, 1 << 20));
-        assert!(
-            !s.append(b"ignored"),
-            "no upload is pending after a refusal"
-        );
-        assert!(!s.finish(500_000));
+        assert!(s.add("notes.txt", &b"hello world".as_slice(), 1 << 20, 500_000));
+        assert!(!s.add("huge.log", &Unreadable(2 << 20), 1 << 20, 500_000));
         let report = s.report(&PreviewOptions::default());
         let states: Vec<RowState> = report.attachments.iter().map(|r| r.state).collect();
         assert_eq!(states, [RowState::Fits, RowState::Rejected]);
@@ -138,9 +117,7 @@ mod tests {
     fn images_become_image_blocks_without_their_bytes_being_made() {
         let mut s = Session::new();
         for name in ["dot.png", "dot.bmp"] {
-            assert!(s.begin(name, PNG_1X1.len() as u64, 1 << 20));
-            s.append(PNG_1X1);
-            s.finish(500_000);
+            assert!(s.add(name, &PNG_1X1, 1 << 20, 500_000));
         }
         let report = s.report(&PreviewOptions::default());
         assert_eq!(report.attachments[0].state, RowState::Image);

@@ -1,8 +1,10 @@
 //! `PreviewSession` for JavaScript: the [`Session`] with JS-cased methods;
-//! numbers arrive as JS numbers, options and the report as JSON text.
+//! numbers arrive as JS numbers, options and the report as JSON text; a
+//! file arrives as the `Blob` itself and is read where it lies.
 
 use crate::Session;
 use ctxguard_core::attachment::PreviewOptions;
+use ctxguard_extract::blob::{js_reason, BlobSource};
 use wasm_bindgen::prelude::*;
 
 /// A JS number as a count of bytes or characters (negative and NaN as 0, capped).
@@ -26,24 +28,32 @@ impl PreviewSession {
         PreviewSession(Session::new())
     }
 
-    /// Starts an upload; false (and refused with the backend's message) when over `maxUploadBytes`.
-    pub fn begin(&mut self, filename: &str, size: f64, max_upload_bytes: f64) -> bool {
-        self.0.begin(filename, whole(size), whole(max_upload_bytes))
-    }
-
-    /// Appends bytes of the upload begun last.
-    pub fn append(&mut self, chunk: &[u8]) -> bool {
-        self.0.append(chunk)
-    }
-
-    /// Parses the upload begun last under `maxTextLength` (`MAX_EXTRACTED_TEXT_LENGTH`).
-    pub fn finish(&mut self, max_text_length: f64) -> bool {
+    /// Parses `file` (a `Blob` or `File`, read by slices through
+    /// `FileReaderSync`: call it in a dedicated worker) uploaded as `filename`,
+    /// under `maxTextLength` (`MAX_EXTRACTED_TEXT_LENGTH`); false (refused with
+    /// the backend's message, unread) when over `maxUploadBytes`.
+    /// `onProgress(bytesRead)` is called after each read.
+    #[wasm_bindgen(js_name = addFile)]
+    pub fn add_file(
+        &mut self,
+        file: web_sys::Blob,
+        filename: &str,
+        max_upload_bytes: f64,
+        max_text_length: f64,
+        on_progress: Option<js_sys::Function>,
+    ) -> Result<bool, JsError> {
         let max = if max_text_length.is_finite() {
             max_text_length.clamp(i64::MIN as f64, i64::MAX as f64) as i64
         } else {
             ctxguard_extract::DEFAULT_MAX_TEXT_LENGTH
         };
-        self.0.finish(max)
+        let source = BlobSource::new(file, on_progress).map_err(|e| {
+            JsError::new(&format!(
+                "the preview reads files in a dedicated worker (FileReaderSync): {}",
+                js_reason(&e)
+            ))
+        })?;
+        Ok(self.0.add(filename, &source, whole(max_upload_bytes), max))
     }
 
     /// The report (JSON) under `optionsJson` (`{model, limit_tokens, inject_max_chars, sandbox_dir}`).
