@@ -4,7 +4,9 @@
 //! uploads of one message (their bytes streamed in chunks, so a host never
 //! holds a whole file twice), parses each as Wegent's backend does
 //! (`ctxguard-extract`), and answers with core's preview report
-//! (`ctxguard_core::attachment::preview_files`). Natively it is plain Rust;
+//! (`ctxguard_core::attachment::preview_files`). Before any byte is read, the
+//! chat input's own refusals apply ([`Session::admit`]: the number of files,
+//! limits by media type, video without an uploader). Natively it is plain Rust;
 //! on wasm32 the same type is exported to JavaScript as `PreviewSession`
 //! (the toolbar package runs it in a module Worker, `preview-worker.js`).
 #![deny(missing_docs)]
@@ -13,9 +15,13 @@
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
-use ctxguard_core::attachment::{preview_files, PreviewFile, PreviewOptions, PreviewReport};
+use ctxguard_core::attachment::{
+    admit, preview_files, AdmissionLimits, Candidate, FileError, PreviewFile, PreviewOptions,
+    PreviewReport, Refusal, Stored,
+};
 use ctxguard_extract::preview::too_large;
 use ctxguard_extract::{upload, Options};
+use std::collections::VecDeque;
 
 /// The upload being streamed in.
 #[derive(Debug)]
@@ -29,6 +35,8 @@ struct Pending {
 pub struct Session {
     files: Vec<PreviewFile>,
     pending: Option<Pending>,
+    /// The chat input's verdicts on the next uploads, in order (see [`Session::admit`]).
+    verdicts: VecDeque<Option<Refusal>>,
 }
 
 impl Session {
@@ -40,8 +48,21 @@ impl Session {
     /// Starts the next upload; `size` reserves its buffer. An upload over
     /// `max_upload_bytes` is refused at once with the backend's message (its
     /// bytes are never read): returns false, and the caller sends no chunks.
+    /// A file the chat input refused (see [`Session::admit`]) is refused the same
+    /// way, with its message.
     pub fn begin(&mut self, filename: &str, size: u64, max_upload_bytes: u64) -> bool {
-        if let Some(refused) = too_large(filename, size, max_upload_bytes) {
+        let verdict = self.verdicts.pop_front().flatten();
+        if let Some(refusal) = verdict.filter(|r| !matches!(r, Refusal::FileTooLarge { .. })) {
+            self.files
+                .push(refused_before_upload(filename, size, refusal));
+            self.pending = None;
+            return false;
+        }
+        if let Some(mut refused) = too_large(filename, size, max_upload_bytes) {
+            // The chat input says the same before upload: keep its message beside the backend's.
+            if let (Some(r), Stored::Rejected { error }) = (verdict, &mut refused.stored) {
+                error.admission = Some(r.message());
+            }
             self.files.push(refused);
             self.pending = None;
             return false;
@@ -54,6 +75,12 @@ impl Session {
             bytes,
         });
         true
+    }
+
+    /// Judges the files about to be begun (in order) as the chat input does
+    /// before uploading them; each later [`Session::begin`] applies its verdict.
+    pub fn admit(&mut self, selection: &[Candidate], limits: &AdmissionLimits) {
+        self.verdicts = admit(&[], selection, limits).into();
     }
 
     /// Appends the next bytes of the upload begun last; false when none is begun.
@@ -96,6 +123,25 @@ impl Session {
     }
 }
 
+/// The row of a file the chat input refuses: its code, its English message,
+/// and the frontend's keys for UIs to localise.
+fn refused_before_upload(filename: &str, size: u64, refusal: Refusal) -> PreviewFile {
+    let message = refusal.message();
+    let extension = ctxguard_extract::format::extension(filename);
+    PreviewFile {
+        name: filename.to_string(),
+        mime_type: Some(ctxguard_extract::format::mime_type(&extension).to_string()),
+        size_bytes: i64::try_from(size).unwrap_or(i64::MAX),
+        stored: Stored::Rejected {
+            error: FileError {
+                code: refusal.code().to_string(),
+                message: message.english(),
+                admission: Some(message),
+            },
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +166,87 @@ mod tests {
         let error = report.attachments[1].error.as_ref().expect("refused");
         assert_eq!(error.code, "file_too_large");
         assert_eq!(error.message, "File size exceeds maximum limit (1.0 MB)");
+    }
+
+    #[test]
+    fn the_chat_input_refuses_before_any_byte_is_read() {
+        let mut s = Session::new();
+        let names = ["a.txt", "clip.mp4", "b.txt", "c.txt"];
+        let selection: Vec<Candidate> = names
+            .iter()
+            .map(|n| Candidate {
+                name: n.to_string(),
+                size_bytes: 5,
+            })
+            .collect();
+        let limits = AdmissionLimits {
+            max_reference_images: Some(0),
+            ..AdmissionLimits::default()
+        };
+        s.admit(&selection, &limits);
+        let begun: Vec<bool> = names
+            .iter()
+            .map(|n| {
+                let ok = s.begin(n, 5, 1 << 20);
+                if ok {
+                    s.append(b"hello");
+                    s.finish(500_000);
+                }
+                ok
+            })
+            .collect();
+        assert_eq!(begun, [true, false, true, true]);
+        let report = s.report(&PreviewOptions::default());
+        let error = report.attachments[1].error.as_ref().expect("refused");
+        assert_eq!(error.code, "video_upload_unavailable");
+        assert_eq!(
+            error.message,
+            "Video upload is not configured; video files are not supported"
+        );
+        let key = error.admission.as_ref().map(|m| m.title.key.as_str());
+        assert_eq!(
+            key,
+            Some("common:attachment.errors.video_upload_unavailable")
+        );
+        assert_eq!(report.attachments[1].state, RowState::Rejected);
+
+        // Too many files: every one of the selection is refused, unread.
+        let mut s = Session::new();
+        let limits = AdmissionLimits {
+            max_attachments: Some(2),
+            ..AdmissionLimits::default()
+        };
+        let texts: Vec<Candidate> = selection
+            .iter()
+            .filter(|c| c.name.ends_with(".txt"))
+            .cloned()
+            .collect();
+        s.admit(&texts, &limits);
+        assert!(["a.txt", "b.txt", "c.txt"]
+            .iter()
+            .all(|n| !s.begin(n, 5, 1 << 20)));
+        let report = s.report(&PreviewOptions::default());
+        assert!(report.attachments.iter().all(|r| r
+            .error
+            .as_ref()
+            .is_some_and(|e| e.code == "attachment_limit_reached")));
+        // Over the cap: the backend's row, with the chat input's message beside it.
+        let mut s = Session::new();
+        s.admit(
+            &[Candidate {
+                name: "big.txt".into(),
+                size_bytes: 101 << 20,
+            }],
+            &AdmissionLimits::default(),
+        );
+        assert!(!s.begin("big.txt", 101 << 20, 100 << 20));
+        let report = s.report(&PreviewOptions::default());
+        let error = report.attachments[0].error.as_ref().expect("refused");
+        assert_eq!(error.message, "File size exceeds maximum limit (100.0 MB)");
+        assert_eq!(
+            error.admission.as_ref().map(|m| m.title.key.as_str()),
+            Some("common:attachment.errors.file_too_large")
+        );
     }
 
     /// A valid 1×1 RGBA PNG.

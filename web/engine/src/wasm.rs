@@ -2,7 +2,7 @@
 //! numbers arrive as JS numbers, options and the report as JSON text.
 
 use crate::Session;
-use ctxguard_core::attachment::PreviewOptions;
+use ctxguard_core::attachment::{AdmissionLimits, Candidate, PreviewOptions};
 use wasm_bindgen::prelude::*;
 
 /// A JS number as a count of bytes or characters (negative and NaN as 0, capped).
@@ -24,6 +24,17 @@ impl PreviewSession {
     #[wasm_bindgen(constructor)]
     pub fn new() -> PreviewSession {
         PreviewSession(Session::new())
+    }
+
+    /// Judges the files about to be begun as the chat input does before upload:
+    /// `selectionJson` `[{name, size_bytes}]`, `limitsJson` core's `AdmissionLimits`.
+    pub fn admit(&mut self, selection_json: &str, limits_json: &str) -> Result<(), JsError> {
+        let selection: Vec<Candidate> = serde_json::from_str(selection_json)
+            .map_err(|e| JsError::new(&format!("admission files: {e}")))?;
+        let limits: AdmissionLimits = serde_json::from_str(limits_json)
+            .map_err(|e| JsError::new(&format!("admission limits: {e}")))?;
+        self.0.admit(&selection, &limits);
+        Ok(())
     }
 
     /// Starts an upload; false (and refused with the backend's message) when over `maxUploadBytes`.
