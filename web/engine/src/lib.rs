@@ -167,9 +167,7 @@ mod tests {
         s.admit(&selection, &limits);
         let begun: Vec<bool> = names
             .iter()
-            .map(|n| {
-                s.add(n, &b"hello".as_slice(), 1 << 20, 500_000)
-            })
+            .map(|n| s.add(n, &b"hello".as_slice(), 1 << 20, 500_000))
             .collect();
         assert_eq!(begun, [true, false, true, true]);
         let report = s.report(&PreviewOptions::default());
@@ -198,9 +196,12 @@ mod tests {
             .cloned()
             .collect();
         s.admit(&texts, &limits);
-        assert!(["a.txt", "b.txt", "c.txt"]
-            .iter()
-            .all(|n| !s.add(n, &b"hello".as_slice(), 1 << 20, 500_000)));
+        assert!(["a.txt", "b.txt", "c.txt"].iter().all(|n| !s.add(
+            n,
+            &b"hello".as_slice(),
+            1 << 20,
+            500_000
+        )));
         let report = s.report(&PreviewOptions::default());
         assert!(report.attachments.iter().all(|r| r
             .error
