@@ -2,7 +2,7 @@
 //! parameters, each descriptor's kind, the class attributes that break
 //! `from_tree`.
 
-use super::engine::K;
+use super::engine::Descriptor;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Class {
@@ -110,16 +110,16 @@ const TABLE_ELEMENTS: &[&str] = &[
     "wholeTable",
 ];
 
-const NESTED_STR: K = K::Str(true);
-const NESTED_INT: K = K::Int(true);
-const NESTED_FLOAT: K = K::Float(true);
-const NESTED_FAMILY: K = K::MinMax(0.0, 14.0, true);
-const NESTED_U: K = K::Set(
+const NESTED_STR: Descriptor = Descriptor::Str(true);
+const NESTED_INT: Descriptor = Descriptor::Int(true);
+const NESTED_FLOAT: Descriptor = Descriptor::Float(true);
+const NESTED_FAMILY: Descriptor = Descriptor::MinMax(0.0, 14.0, true);
+const NESTED_U: Descriptor = Descriptor::Set(
     &["single", "double", "singleAccounting", "doubleAccounting"],
     true,
 );
-const NESTED_VERT: K = K::Set(&["superscript", "subscript", "baseline"], true);
-const NESTED_SCHEME: K = K::Set(&["major", "minor"], true);
+const NESTED_VERT: Descriptor = Descriptor::Set(&["superscript", "subscript", "baseline"], true);
+const NESTED_SCHEME: Descriptor = Descriptor::Set(&["major", "minor"], true);
 
 impl Class {
     pub(crate) fn name(self) -> &'static str {
@@ -297,95 +297,103 @@ impl Class {
     }
 
     /// The descriptor named `name`, if the class has one.
-    pub(crate) fn desc(self, name: &str) -> Option<K> {
+    pub(crate) fn desc(self, name: &str) -> Option<Descriptor> {
         use Class as C;
         Some(match (self, name) {
-            (C::Stylesheet, "numFmts") => K::Typed(C::NumberFormatList, true),
-            (C::Stylesheet, "fonts") => K::NestedSeq(C::Font),
-            (C::Stylesheet, "fills") => K::NestedSeq(C::Fill),
-            (C::Stylesheet, "borders") => K::NestedSeq(C::Border),
-            (C::Stylesheet, "cellStyleXfs" | "cellXfs") => K::Typed(C::CellStyleList, true),
-            (C::Stylesheet, "cellStyles") => K::Typed(C::NamedCellStyleList, true),
-            (C::Stylesheet, "dxfs") => K::NestedSeq(C::DifferentialStyle),
-            (C::Stylesheet, "tableStyles") => K::Typed(C::TableStyleList, true),
-            (C::Stylesheet, "colors") => K::Typed(C::ColorList, true),
-            (C::NumberFormatList, "numFmt") => K::Seq(C::NumberFormat),
-            (C::NumberFormat, "numFmtId") => K::Int(false),
-            (C::NumberFormat, "formatCode") => K::Str(false),
-            (C::Font, "name") => K::Nested(&NESTED_STR),
-            (C::Font, "charset") => K::Nested(&NESTED_INT),
-            (C::Font, "family") => K::Nested(&NESTED_FAMILY),
-            (C::Font, "sz") => K::Nested(&NESTED_FLOAT),
-            (C::Font, "b" | "i" | "strike" | "outline" | "shadow" | "condense" | "extend") => {
-                K::NestedBool
+            (C::Stylesheet, "numFmts") => Descriptor::Typed(C::NumberFormatList, true),
+            (C::Stylesheet, "fonts") => Descriptor::NestedSeq(C::Font),
+            (C::Stylesheet, "fills") => Descriptor::NestedSeq(C::Fill),
+            (C::Stylesheet, "borders") => Descriptor::NestedSeq(C::Border),
+            (C::Stylesheet, "cellStyleXfs" | "cellXfs") => {
+                Descriptor::Typed(C::CellStyleList, true)
             }
-            (C::Font, "u") => K::Nested(&NESTED_U),
-            (C::Font, "vertAlign") => K::Nested(&NESTED_VERT),
-            (C::Font, "scheme") => K::Nested(&NESTED_SCHEME),
-            (C::Font | C::Side, "color") => K::Color(true),
-            (C::Color | C::RgbColor, "rgb") => K::Rgb,
-            (C::Color, "indexed" | "theme") => K::Int(false),
-            (C::Color, "auto") => K::Bool,
-            (C::Color, "tint") => K::MinMax(-1.0, 1.0, false),
-            (C::Color, "type") => K::Str(false),
-            (C::ColorList, "indexedColors") => K::NestedSeq(C::RgbColor),
-            (C::ColorList, "mruColors") => K::NestedSeq(C::Color),
-            (C::PatternFill, "patternType") => K::Set(PATTERNS, true),
-            (C::PatternFill, "fgColor" | "bgColor") => K::Color(false),
-            (C::GradientFill, "type") => K::Set(&["linear", "path"], false),
-            (C::GradientFill, "degree" | "left" | "right" | "top" | "bottom") => K::Float(false),
-            (C::GradientFill, "stop") => K::Seq(C::Stop),
-            (C::Stop, "color") => K::Color(false),
-            (C::Stop, "position") => K::MinMax(0.0, 1.0, false),
+            (C::Stylesheet, "cellStyles") => Descriptor::Typed(C::NamedCellStyleList, true),
+            (C::Stylesheet, "dxfs") => Descriptor::NestedSeq(C::DifferentialStyle),
+            (C::Stylesheet, "tableStyles") => Descriptor::Typed(C::TableStyleList, true),
+            (C::Stylesheet, "colors") => Descriptor::Typed(C::ColorList, true),
+            (C::NumberFormatList, "numFmt") => Descriptor::Seq(C::NumberFormat),
+            (C::NumberFormat, "numFmtId") => Descriptor::Int(false),
+            (C::NumberFormat, "formatCode") => Descriptor::Str(false),
+            (C::Font, "name") => Descriptor::Nested(&NESTED_STR),
+            (C::Font, "charset") => Descriptor::Nested(&NESTED_INT),
+            (C::Font, "family") => Descriptor::Nested(&NESTED_FAMILY),
+            (C::Font, "sz") => Descriptor::Nested(&NESTED_FLOAT),
+            (C::Font, "b" | "i" | "strike" | "outline" | "shadow" | "condense" | "extend") => {
+                Descriptor::NestedBool
+            }
+            (C::Font, "u") => Descriptor::Nested(&NESTED_U),
+            (C::Font, "vertAlign") => Descriptor::Nested(&NESTED_VERT),
+            (C::Font, "scheme") => Descriptor::Nested(&NESTED_SCHEME),
+            (C::Font | C::Side, "color") => Descriptor::Color(true),
+            (C::Color | C::RgbColor, "rgb") => Descriptor::Rgb,
+            (C::Color, "indexed" | "theme") => Descriptor::Int(false),
+            (C::Color, "auto") => Descriptor::Bool,
+            (C::Color, "tint") => Descriptor::MinMax(-1.0, 1.0, false),
+            (C::Color, "type") => Descriptor::Str(false),
+            (C::ColorList, "indexedColors") => Descriptor::NestedSeq(C::RgbColor),
+            (C::ColorList, "mruColors") => Descriptor::NestedSeq(C::Color),
+            (C::PatternFill, "patternType") => Descriptor::Set(PATTERNS, true),
+            (C::PatternFill, "fgColor" | "bgColor") => Descriptor::Color(false),
+            (C::GradientFill, "type") => Descriptor::Set(&["linear", "path"], false),
+            (C::GradientFill, "degree" | "left" | "right" | "top" | "bottom") => {
+                Descriptor::Float(false)
+            }
+            (C::GradientFill, "stop") => Descriptor::Seq(C::Stop),
+            (C::Stop, "color") => Descriptor::Color(false),
+            (C::Stop, "position") => Descriptor::MinMax(0.0, 1.0, false),
             (
                 C::Border,
                 "start" | "end" | "left" | "right" | "top" | "bottom" | "diagonal" | "vertical"
                 | "horizontal",
-            ) => K::Typed(C::Side, true),
-            (C::Border, "outline" | "diagonalUp" | "diagonalDown") => K::Bool,
-            (C::Side, "style") => K::Set(BORDER_STYLES, true),
-            (C::CellStyleList, "xf") => K::Seq(C::CellStyle),
-            (C::CellStyleList, "alignment") => K::Seq(C::Alignment),
-            (C::CellStyleList, "protection") => K::Seq(C::Protection),
-            (C::CellStyle, "numFmtId" | "fontId" | "fillId" | "borderId") => K::Int(false),
-            (C::CellStyle, "xfId") => K::Int(true),
+            ) => Descriptor::Typed(C::Side, true),
+            (C::Border, "outline" | "diagonalUp" | "diagonalDown") => Descriptor::Bool,
+            (C::Side, "style") => Descriptor::Set(BORDER_STYLES, true),
+            (C::CellStyleList, "xf") => Descriptor::Seq(C::CellStyle),
+            (C::CellStyleList, "alignment") => Descriptor::Seq(C::Alignment),
+            (C::CellStyleList, "protection") => Descriptor::Seq(C::Protection),
+            (C::CellStyle, "numFmtId" | "fontId" | "fillId" | "borderId") => Descriptor::Int(false),
+            (C::CellStyle, "xfId") => Descriptor::Int(true),
             (
                 C::CellStyle,
                 "quotePrefix" | "pivotButton" | "applyNumberFormat" | "applyFont" | "applyFill"
                 | "applyBorder" | "applyAlignment" | "applyProtection",
-            ) => K::Bool,
-            (C::CellStyle | C::DifferentialStyle, "alignment") => K::Typed(C::Alignment, true),
-            (C::CellStyle | C::DifferentialStyle, "protection") => K::Typed(C::Protection, true),
-            (C::CellStyle | C::NamedCellStyle | C::Stylesheet | C::DifferentialStyle, "extLst") => {
-                K::Typed(C::ExtensionList, true)
+            ) => Descriptor::Bool,
+            (C::CellStyle | C::DifferentialStyle, "alignment") => {
+                Descriptor::Typed(C::Alignment, true)
             }
-            (C::Alignment, "horizontal") => K::Set(HORIZONTAL, true),
-            (C::Alignment, "vertical") => K::Set(VERTICAL, true),
-            (C::Alignment, "textRotation") => K::Int(true),
-            (C::Alignment, "wrapText" | "shrinkToFit" | "justifyLastLine") => K::Bool,
-            (C::Alignment, "indent") => K::MinMax(0.0, 255.0, false),
-            (C::Alignment, "relativeIndent") => K::MinMax(-255.0, 255.0, false),
-            (C::Alignment, "readingOrder") => K::MinMax(0.0, f64::INFINITY, false),
-            (C::Protection, "locked" | "hidden") => K::Bool,
-            (C::NamedCellStyleList, "cellStyle") => K::Seq(C::NamedCellStyle),
-            (C::NamedCellStyle, "name") => K::Str(false),
-            (C::NamedCellStyle, "xfId") => K::Int(false),
-            (C::NamedCellStyle, "builtinId" | "iLevel") => K::Int(true),
-            (C::NamedCellStyle, "hidden" | "customBuiltin") => K::Bool,
-            (C::DifferentialStyle, "font") => K::Typed(C::Font, true),
-            (C::DifferentialStyle, "numFmt") => K::Typed(C::NumberFormat, true),
-            (C::DifferentialStyle, "fill") => K::Typed(C::Fill, true),
-            (C::DifferentialStyle, "border") => K::Typed(C::Border, true),
-            (C::TableStyleList, "defaultTableStyle" | "defaultPivotStyle") => K::Str(true),
-            (C::TableStyleList, "tableStyle") => K::Seq(C::TableStyle),
-            (C::TableStyle, "name") => K::Str(false),
-            (C::TableStyle, "pivot" | "table") => K::Bool,
-            (C::TableStyle, "count") => K::Int(true),
-            (C::TableStyle, "tableStyleElement") => K::Seq(C::TableStyleElement),
-            (C::TableStyleElement, "type") => K::Set(TABLE_ELEMENTS, false),
-            (C::TableStyleElement, "size" | "dxfId") => K::Int(true),
-            (C::ExtensionList, "ext") => K::Seq(C::Extension),
-            (C::Extension, "uri") => K::Str(false),
+            (C::CellStyle | C::DifferentialStyle, "protection") => {
+                Descriptor::Typed(C::Protection, true)
+            }
+            (C::CellStyle | C::NamedCellStyle | C::Stylesheet | C::DifferentialStyle, "extLst") => {
+                Descriptor::Typed(C::ExtensionList, true)
+            }
+            (C::Alignment, "horizontal") => Descriptor::Set(HORIZONTAL, true),
+            (C::Alignment, "vertical") => Descriptor::Set(VERTICAL, true),
+            (C::Alignment, "textRotation") => Descriptor::Int(true),
+            (C::Alignment, "wrapText" | "shrinkToFit" | "justifyLastLine") => Descriptor::Bool,
+            (C::Alignment, "indent") => Descriptor::MinMax(0.0, 255.0, false),
+            (C::Alignment, "relativeIndent") => Descriptor::MinMax(-255.0, 255.0, false),
+            (C::Alignment, "readingOrder") => Descriptor::MinMax(0.0, f64::INFINITY, false),
+            (C::Protection, "locked" | "hidden") => Descriptor::Bool,
+            (C::NamedCellStyleList, "cellStyle") => Descriptor::Seq(C::NamedCellStyle),
+            (C::NamedCellStyle, "name") => Descriptor::Str(false),
+            (C::NamedCellStyle, "xfId") => Descriptor::Int(false),
+            (C::NamedCellStyle, "builtinId" | "iLevel") => Descriptor::Int(true),
+            (C::NamedCellStyle, "hidden" | "customBuiltin") => Descriptor::Bool,
+            (C::DifferentialStyle, "font") => Descriptor::Typed(C::Font, true),
+            (C::DifferentialStyle, "numFmt") => Descriptor::Typed(C::NumberFormat, true),
+            (C::DifferentialStyle, "fill") => Descriptor::Typed(C::Fill, true),
+            (C::DifferentialStyle, "border") => Descriptor::Typed(C::Border, true),
+            (C::TableStyleList, "defaultTableStyle" | "defaultPivotStyle") => Descriptor::Str(true),
+            (C::TableStyleList, "tableStyle") => Descriptor::Seq(C::TableStyle),
+            (C::TableStyle, "name") => Descriptor::Str(false),
+            (C::TableStyle, "pivot" | "table") => Descriptor::Bool,
+            (C::TableStyle, "count") => Descriptor::Int(true),
+            (C::TableStyle, "tableStyleElement") => Descriptor::Seq(C::TableStyleElement),
+            (C::TableStyleElement, "type") => Descriptor::Set(TABLE_ELEMENTS, false),
+            (C::TableStyleElement, "size" | "dxfId") => Descriptor::Int(true),
+            (C::ExtensionList, "ext") => Descriptor::Seq(C::Extension),
+            (C::Extension, "uri") => Descriptor::Str(false),
             _ => return None,
         })
     }

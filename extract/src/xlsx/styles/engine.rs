@@ -8,51 +8,51 @@ use crate::xlsx::xml::Node;
 
 /// An error on the way, already classified.
 #[derive(Debug, Clone)]
-pub(crate) enum Err {
+pub(crate) enum StyleError {
     Repair(String),
     Fail(String),
 }
 
-pub(crate) type R<T> = Result<T, Err>;
+pub(crate) type StyleResult<T> = Result<T, StyleError>;
 
-pub(crate) fn fail<T>(what: impl Into<String>) -> R<T> {
-    Err(Err::Fail(what.into()))
+pub(crate) fn fail<T>(what: impl Into<String>) -> StyleResult<T> {
+    Err(StyleError::Fail(what.into()))
 }
 
-fn repair<T>(what: impl Into<String>) -> R<T> {
-    Err(Err::Repair(what.into()))
+fn repair<T>(what: impl Into<String>) -> StyleResult<T> {
+    Err(StyleError::Repair(what.into()))
 }
 
 /// A value handed to a constructor.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum V {
+pub(crate) enum PyValue {
     None,
     Str(String),
     /// `True` (a `NestedBool` child without `val`).
     True,
     Obj(Obj),
-    List(Vec<V>),
+    List(Vec<PyValue>),
 }
 
 /// A constructed object: its class and validated fields.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Obj {
     pub(crate) class: Class,
-    pub(crate) fields: Vec<(String, V)>,
+    pub(crate) fields: Vec<(String, PyValue)>,
 }
 
 impl Obj {
-    pub(crate) fn get(&self, key: &str) -> &V {
+    pub(crate) fn get(&self, key: &str) -> &PyValue {
         self.fields
             .iter()
             .find(|(k, _)| k == key)
-            .map_or(&V::None, |(_, v)| v)
+            .map_or(&PyValue::None, |(_, v)| v)
     }
 }
 
 /// How a descriptor checks and converts what it is given.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum K {
+pub(crate) enum Descriptor {
     /// `String()`: a `str` (or `None` when allowed).
     Str(bool),
     /// `Typed(expected_type=class)`.
@@ -72,7 +72,7 @@ pub(crate) enum K {
     /// `NestedSequence(expected_type=class)`: the container's children.
     NestedSeq(Class),
     /// A nested `val` attribute checked as the inner kind.
-    Nested(&'static K),
+    Nested(&'static Descriptor),
     /// `NestedBool`: `val`, or true when absent.
     NestedBool,
     /// `ColorDescriptor`: a string becomes `Color(rgb=…)`.
@@ -133,49 +133,49 @@ fn python_name(name: &str) -> String {
 }
 
 /// `desc.__set__` for one value of class `owner`.
-fn check(owner: Class, field: &str, kind: K, value: V) -> R<V> {
+fn check(owner: Class, field: &str, kind: Descriptor, value: PyValue) -> StyleResult<PyValue> {
     let typed_error = || {
         let msg = format!("{}.{field} has the wrong type", owner.name());
         if owner.in_styles() {
-            Err::Repair(msg)
+            StyleError::Repair(msg)
         } else {
-            Err::Fail(msg)
+            StyleError::Fail(msg)
         }
     };
-    let convert_error = || Err::Fail(format!("{}.{field} does not convert", owner.name()));
+    let convert_error = || StyleError::Fail(format!("{}.{field} does not convert", owner.name()));
     match kind {
-        K::Str(none) => match value {
-            V::Str(_) => Ok(value),
-            V::None if none => Ok(V::None),
+        Descriptor::Str(none) => match value {
+            PyValue::Str(_) => Ok(value),
+            PyValue::None if none => Ok(PyValue::None),
             _ => Err(typed_error()),
         },
-        K::Typed(class, none) => match &value {
-            V::Obj(o) if o.class.is_a(class) => Ok(value),
-            V::None if none => Ok(V::None),
+        Descriptor::Typed(class, none) => match &value {
+            PyValue::Obj(o) if o.class.is_a(class) => Ok(value),
+            PyValue::None if none => Ok(PyValue::None),
             _ => Err(typed_error()),
         },
-        K::Int(none) => match &value {
-            V::None if none => Ok(V::None),
-            V::Str(s) => PyInt::parse(s)
+        Descriptor::Int(none) => match &value {
+            PyValue::None if none => Ok(PyValue::None),
+            PyValue::Str(s) => PyInt::parse(s)
                 .map(|_| value.clone())
                 .ok_or_else(convert_error),
-            V::True => Ok(V::Str("1".into())),
+            PyValue::True => Ok(PyValue::Str("1".into())),
             _ => Err(convert_error()),
         },
-        K::Float(none) => match &value {
-            V::None if none => Ok(V::None),
-            V::Str(s) => parse_float(s)
+        Descriptor::Float(none) => match &value {
+            PyValue::None if none => Ok(PyValue::None),
+            PyValue::Str(s) => parse_float(s)
                 .map(|_| value.clone())
                 .ok_or_else(convert_error),
-            V::True => Ok(V::Str("1".into())),
+            PyValue::True => Ok(PyValue::Str("1".into())),
             _ => Err(convert_error()),
         },
-        K::Bool | K::NestedBool => Ok(value),
-        K::MinMax(min, max, none) => {
+        Descriptor::Bool | Descriptor::NestedBool => Ok(value),
+        Descriptor::MinMax(min, max, none) => {
             let f = match &value {
-                V::None if none => return Ok(V::None),
-                V::Str(s) => parse_float(s).ok_or_else(convert_error)?,
-                V::True => 1.0,
+                PyValue::None if none => return Ok(PyValue::None),
+                PyValue::Str(s) => parse_float(s).ok_or_else(convert_error)?,
+                PyValue::True => 1.0,
                 _ => return Err(convert_error()),
             };
             if f < min || f > max {
@@ -183,43 +183,43 @@ fn check(owner: Class, field: &str, kind: K, value: V) -> R<V> {
             }
             Ok(value)
         }
-        K::Set(values, none_set) => match &value {
-            V::Str(s) if none_set && s == "none" => Ok(V::None),
-            V::None if none_set => Ok(V::None),
-            V::Str(s) if values.contains(&s.as_str()) => Ok(value),
+        Descriptor::Set(values, none_set) => match &value {
+            PyValue::Str(s) if none_set && s == "none" => Ok(PyValue::None),
+            PyValue::None if none_set => Ok(PyValue::None),
+            PyValue::Str(s) if values.contains(&s.as_str()) => Ok(value),
             _ => fail(format!("{}.{field} is not one of its values", owner.name())),
         },
-        K::Seq(class) | K::NestedSeq(class) => match value {
-            V::List(items) => {
+        Descriptor::Seq(class) | Descriptor::NestedSeq(class) => match value {
+            PyValue::List(items) => {
                 for item in &items {
                     match item {
-                        V::Obj(o) if o.class.is_a(class) => {}
-                        V::None if class == Class::Fill => {
+                        PyValue::Obj(o) if o.class.is_a(class) => {}
+                        PyValue::None if class == Class::Fill => {
                             return repair("expected <class 'openpyxl.styles.fills.Fill'>")
                         }
                         _ => {}
                     }
                 }
-                Ok(V::List(items))
+                Ok(PyValue::List(items))
             }
-            V::None => Ok(V::List(Vec::new())),
+            PyValue::None => Ok(PyValue::List(Vec::new())),
             _ => fail(format!("{}.{field} must be a sequence", owner.name())),
         },
-        K::Nested(inner) => check(owner, field, *inner, value),
-        K::Color(none) => match value {
-            V::Str(s) => {
+        Descriptor::Nested(inner) => check(owner, field, *inner, value),
+        Descriptor::Color(none) => match value {
+            PyValue::Str(s) => {
                 check_rgb(&s)?;
-                Ok(V::Obj(Obj {
+                Ok(PyValue::Obj(Obj {
                     class: Class::Color,
-                    fields: vec![("rgb".into(), V::Str(s))],
+                    fields: vec![("rgb".into(), PyValue::Str(s))],
                 }))
             }
-            V::None if none => Ok(V::None),
-            V::Obj(o) if o.class == Class::Color => Ok(V::Obj(o)),
+            PyValue::None if none => Ok(PyValue::None),
+            PyValue::Obj(o) if o.class == Class::Color => Ok(PyValue::Obj(o)),
             _ => Err(typed_error()),
         },
-        K::Rgb => match &value {
-            V::Str(s) => {
+        Descriptor::Rgb => match &value {
+            PyValue::Str(s) => {
                 check_rgb(s)?;
                 Ok(value)
             }
@@ -229,7 +229,7 @@ fn check(owner: Class, field: &str, kind: K, value: V) -> R<V> {
 }
 
 /// `aRGB_REGEX`: six or eight hex digits.
-fn check_rgb(s: &str) -> R<()> {
+fn check_rgb(s: &str) -> StyleResult<()> {
     if (s.len() == 6 || s.len() == 8) && s.bytes().all(|b| b.is_ascii_hexdigit()) {
         Ok(())
     } else {
@@ -238,9 +238,9 @@ fn check_rgb(s: &str) -> R<()> {
 }
 
 /// The keyword arguments `Serialisable.from_tree` collects from a node.
-fn collect(node: &Node, class: Class, depth: usize) -> R<Vec<(String, V)>> {
-    let mut attrib: Vec<(String, V)> = Vec::new();
-    let set = |attrib: &mut Vec<(String, V)>, k: String, v: V| match attrib
+fn collect(node: &Node, class: Class, depth: usize) -> StyleResult<Vec<(String, PyValue)>> {
+    let mut attrib: Vec<(String, PyValue)> = Vec::new();
+    let set = |attrib: &mut Vec<(String, PyValue)>, k: String, v: PyValue| match attrib
         .iter_mut()
         .find(|(key, _)| *key == k)
     {
@@ -252,7 +252,7 @@ fn collect(node: &Node, class: Class, depth: usize) -> R<Vec<(String, V)>> {
             if k.starts_with('{') {
                 continue;
             }
-            set(&mut attrib, python_name(k), V::Str(v.clone()));
+            set(&mut attrib, python_name(k), PyValue::Str(v.clone()));
         }
     }
     for child in &node.children {
@@ -264,25 +264,31 @@ fn collect(node: &Node, class: Class, depth: usize) -> R<Vec<(String, V)>> {
             continue;
         };
         let obj = match kind {
-            K::Nested(_) => child.get("val").map_or(V::None, |v| V::Str(v.into())),
-            K::NestedBool => child.get("val").map_or(V::True, |v| V::Str(v.into())),
-            K::NestedSeq(inner) => {
-                let items: R<Vec<V>> = child
+            Descriptor::Nested(_) => child
+                .get("val")
+                .map_or(PyValue::None, |v| PyValue::Str(v.into())),
+            Descriptor::NestedBool => child
+                .get("val")
+                .map_or(PyValue::True, |v| PyValue::Str(v.into())),
+            Descriptor::NestedSeq(inner) => {
+                let items: StyleResult<Vec<PyValue>> = child
                     .children
                     .iter()
                     .map(|c| from_tree(c, inner, depth + 1))
                     .collect();
-                V::List(items?)
+                PyValue::List(items?)
             }
-            K::Typed(inner, _) | K::Seq(inner) => from_tree(child, inner, depth + 1)?,
-            K::Color(_) => from_tree(child, Class::Color, depth + 1)?,
-            _ => child.text.clone().map_or(V::None, V::Str),
+            Descriptor::Typed(inner, _) | Descriptor::Seq(inner) => {
+                from_tree(child, inner, depth + 1)?
+            }
+            Descriptor::Color(_) => from_tree(child, Class::Color, depth + 1)?,
+            _ => child.text.clone().map_or(PyValue::None, PyValue::Str),
         };
-        if let K::Seq(_) = kind {
+        if let Descriptor::Seq(_) = kind {
             match attrib.iter_mut().find(|(k, _)| *k == tag) {
-                Some((_, V::List(items))) => items.push(obj),
-                Some(slot) => slot.1 = V::List(vec![obj]),
-                None => attrib.push((tag, V::List(vec![obj]))),
+                Some((_, PyValue::List(items))) => items.push(obj),
+                Some(slot) => slot.1 = PyValue::List(vec![obj]),
+                None => attrib.push((tag, PyValue::List(vec![obj]))),
             }
         } else {
             set(&mut attrib, tag, obj);
@@ -292,7 +298,7 @@ fn collect(node: &Node, class: Class, depth: usize) -> R<Vec<(String, V)>> {
 }
 
 /// Refuses keyword arguments the constructor does not take.
-fn take_kwargs(class: Class, attrib: &[(String, V)]) -> R<()> {
+fn take_kwargs(class: Class, attrib: &[(String, PyValue)]) -> StyleResult<()> {
     for (k, _) in attrib {
         if !class.params().contains(&k.as_str()) {
             return fail(format!(
@@ -304,19 +310,19 @@ fn take_kwargs(class: Class, attrib: &[(String, V)]) -> R<()> {
     Ok(())
 }
 
-fn arg<'a>(attrib: &'a [(String, V)], key: &str) -> Option<&'a V> {
+fn arg<'a>(attrib: &'a [(String, PyValue)], key: &str) -> Option<&'a PyValue> {
     attrib.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-/// `cls.from_tree(node)`; `V::None` where the reference returns `None` (an empty fill).
-pub(crate) fn from_tree(node: &Node, class: Class, depth: usize) -> R<V> {
+/// `cls.from_tree(node)`; `PyValue::None` where the reference returns `None` (an empty fill).
+pub(crate) fn from_tree(node: &Node, class: Class, depth: usize) -> StyleResult<PyValue> {
     if depth > 64 {
         return fail("styles nested too deeply");
     }
     match class {
         Class::Fill => {
             let Some(child) = node.children.first() else {
-                return Ok(V::None);
+                return Ok(PyValue::None);
             };
             if child.is_comment() {
                 return fail("a fill's first child is a comment");
@@ -348,11 +354,11 @@ pub(crate) fn from_tree(node: &Node, class: Class, depth: usize) -> R<V> {
 }
 
 /// `PatternFill._from_tree`: attributes as they are, every child read as a colour.
-fn pattern_fill(node: &Node, depth: usize) -> R<V> {
-    let mut attrib: Vec<(String, V)> = node
+fn pattern_fill(node: &Node, depth: usize) -> StyleResult<PyValue> {
+    let mut attrib: Vec<(String, PyValue)> = node
         .attrs
         .iter()
-        .map(|(k, v)| (k.clone(), V::Str(v.clone())))
+        .map(|(k, v)| (k.clone(), PyValue::Str(v.clone())))
         .collect();
     for child in &node.children {
         let color = from_tree(child, Class::Color, depth + 1)?;
@@ -385,12 +391,12 @@ fn alias(class: Class, param: &str) -> Option<&'static str> {
 }
 
 /// `cls(**attrib)`: the constructor's checks, parameters in order.
-fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
+fn construct(class: Class, mut attrib: Vec<(String, PyValue)>) -> StyleResult<PyValue> {
     take_kwargs(class, &attrib)?;
     // Aliases given override their targets.
     for param in class.params() {
         if let Some(target) = alias(class, param) {
-            if let Some(v) = arg(&attrib, param).cloned().filter(|v| *v != V::None) {
+            if let Some(v) = arg(&attrib, param).cloned().filter(|v| *v != PyValue::None) {
                 attrib.retain(|(k, _)| k != target && k != param);
                 attrib.push((target.to_string(), v));
             }
@@ -399,18 +405,24 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
     let mut fields = Vec::new();
     match class {
         Class::Color => {
-            let given = |k: &str| arg(&attrib, k).filter(|v| **v != V::None).cloned();
+            let given = |k: &str| arg(&attrib, k).filter(|v| **v != PyValue::None).cloned();
             if let Some(v) = given("index").or_else(|| given("indexed")) {
-                fields.push(("indexed".into(), check(class, "indexed", K::Int(false), v)?));
+                fields.push((
+                    "indexed".into(),
+                    check(class, "indexed", Descriptor::Int(false), v)?,
+                ));
             } else if let Some(v) = given("theme") {
-                fields.push(("theme".into(), check(class, "theme", K::Int(false), v)?));
+                fields.push((
+                    "theme".into(),
+                    check(class, "theme", Descriptor::Int(false), v)?,
+                ));
             } else if given("auto").is_some() {
             } else {
-                let rgb = given("rgb").unwrap_or(V::Str("00000000".into()));
-                fields.push(("rgb".into(), check(class, "rgb", K::Rgb, rgb)?));
+                let rgb = given("rgb").unwrap_or(PyValue::Str("00000000".into()));
+                fields.push(("rgb".into(), check(class, "rgb", Descriptor::Rgb, rgb)?));
             }
             if let Some(t) = given("tint") {
-                check(class, "tint", K::MinMax(-1.0, 1.0, false), t)?;
+                check(class, "tint", Descriptor::MinMax(-1.0, 1.0, false), t)?;
             }
         }
         Class::Stop => {
@@ -421,13 +433,13 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
             let position = check(
                 class,
                 "position",
-                K::MinMax(0.0, 1.0, false),
+                Descriptor::MinMax(0.0, 1.0, false),
                 position.clone(),
             )?;
             fields.push(("position".into(), position));
             fields.push((
                 "color".into(),
-                check(class, "color", K::Color(false), color.clone())?,
+                check(class, "color", Descriptor::Color(false), color.clone())?,
             ));
         }
         Class::Alignment => {
@@ -436,15 +448,15 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
                     continue;
                 };
                 if *param == "textRotation" {
-                    if v == V::None {
+                    if v == PyValue::None {
                         continue;
                     }
-                    let V::Str(s) = &v else {
+                    let PyValue::Str(s) = &v else {
                         return fail("textRotation is not an integer");
                     };
                     let n = PyInt::parse(s)
                         .and_then(|i| i.to_i64())
-                        .ok_or_else(|| Err::Fail("textRotation is not an integer".into()))?;
+                        .ok_or_else(|| StyleError::Fail("textRotation is not an integer".into()))?;
                     if !((0..=180).contains(&n) || n == 255) {
                         return fail(format!("textRotation {n} is out of range"));
                     }
@@ -462,13 +474,13 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
                     Some(v) => v.clone(),
                     None => match (class, *param) {
                         (Class::NumberFormat, "numFmtId") | (Class::NamedCellStyle, "xfId") => {
-                            V::None
+                            PyValue::None
                         }
                         (Class::RgbColor, "rgb")
                         | (Class::NumberFormat, "formatCode")
                         | (Class::NamedCellStyle, "name")
                         | (Class::TableStyle, "name")
-                        | (Class::Extension, "uri") => V::None,
+                        | (Class::Extension, "uri") => PyValue::None,
                         _ => continue,
                     },
                 };
@@ -479,12 +491,12 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
                 // _assign_position: stops read from XML must not share a position.
                 let mut seen: Vec<f64> = Vec::new();
                 let stops = match fields.iter().find(|(k, _)| k == "stop") {
-                    Some((_, V::List(items))) => items.clone(),
+                    Some((_, PyValue::List(items))) => items.clone(),
                     _ => Vec::new(),
                 };
                 for stop in &stops {
-                    let V::Obj(o) = stop else { continue };
-                    let V::Str(p) = o.get("position") else {
+                    let PyValue::Obj(o) = stop else { continue };
+                    let PyValue::Str(p) = o.get("position") else {
                         continue;
                     };
                     let Some(p) = parse_float(p) else { continue };
@@ -496,5 +508,5 @@ fn construct(class: Class, mut attrib: Vec<(String, V)>) -> R<V> {
             }
         }
     }
-    Ok(V::Obj(Obj { class, fields }))
+    Ok(PyValue::Obj(Obj { class, fields }))
 }

@@ -14,7 +14,7 @@ use super::numfmt::{builtin, is_date_format, is_timedelta_format};
 use super::pynum::PyInt;
 use super::xml::Node;
 use classes::Class;
-use engine::{fail, from_tree, Err, Obj, R, V};
+use engine::{fail, from_tree, Obj, PyValue, StyleError, StyleResult};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What reading the stylesheet came to.
@@ -38,25 +38,25 @@ pub(crate) struct Formats {
 }
 
 /// An integer field (absent or `None` as `default`).
-fn int_field(obj: &Obj, key: &str, default: i64) -> R<Option<i64>> {
+fn int_field(obj: &Obj, key: &str, default: i64) -> StyleResult<Option<i64>> {
     match obj.get(key) {
-        V::None => Ok(Some(default)),
-        V::Str(s) => Ok(PyInt::parse(s).and_then(|i| i.to_i64())),
-        V::True => Ok(Some(1)),
+        PyValue::None => Ok(Some(default)),
+        PyValue::Str(s) => Ok(PyInt::parse(s).and_then(|i| i.to_i64())),
+        PyValue::True => Ok(Some(1)),
         _ => Ok(Some(default)),
     }
 }
 
-fn list<'a>(obj: &'a Obj, key: &str) -> &'a [V] {
+fn list<'a>(obj: &'a Obj, key: &str) -> &'a [PyValue] {
     match obj.get(key) {
-        V::List(items) => items,
+        PyValue::List(items) => items,
         _ => &[],
     }
 }
 
 fn sub<'a>(obj: &'a Obj, key: &str) -> Option<&'a Obj> {
     match obj.get(key) {
-        V::Obj(o) => Some(o),
+        PyValue::Obj(o) => Some(o),
         _ => None,
     }
 }
@@ -69,19 +69,25 @@ fn py_index(len: usize, idx: i64) -> Option<usize> {
 }
 
 /// The constructed stylesheet's post-processing: style arrays, number formats, named styles.
-fn finish(sheet: &Obj) -> R<Formats> {
+fn finish(sheet: &Obj) -> StyleResult<Formats> {
     let cell_xfs: Vec<&Obj> = sub(sheet, "cellXfs")
         .map(|l| {
             list(l, "xf")
                 .iter()
-                .filter_map(|v| if let V::Obj(o) = v { Some(o) } else { None })
+                .filter_map(|v| {
+                    if let PyValue::Obj(o) = v {
+                        Some(o)
+                    } else {
+                        None
+                    }
+                })
                 .collect()
         })
         .unwrap_or_default();
     // StyleArray is an array of C ints.
     for xf in &cell_xfs {
         for key in ["fontId", "fillId", "borderId", "numFmtId", "xfId"] {
-            if let V::Str(s) = xf.get(key) {
+            if let PyValue::Str(s) = xf.get(key) {
                 let fits = PyInt::parse(s)
                     .and_then(|i| i.to_i64())
                     .is_some_and(|v| i32::try_from(v).is_ok());
@@ -94,9 +100,9 @@ fn finish(sheet: &Obj) -> R<Formats> {
     let mut custom: BTreeMap<i64, String> = BTreeMap::new();
     if let Some(numfmts) = sub(sheet, "numFmts") {
         for nf in list(numfmts, "numFmt") {
-            if let V::Obj(nf) = nf {
+            if let PyValue::Obj(nf) = nf {
                 let id = int_field(nf, "numFmtId", 0)?;
-                if let (Some(id), V::Str(code)) = (id, nf.get("formatCode")) {
+                if let (Some(id), PyValue::Str(code)) = (id, nf.get("formatCode")) {
                     custom.insert(id, code.clone());
                 }
             }
@@ -121,7 +127,13 @@ fn finish(sheet: &Obj) -> R<Formats> {
         .map(|l| {
             list(l, "xf")
                 .iter()
-                .filter_map(|v| if let V::Obj(o) = v { Some(o) } else { None })
+                .filter_map(|v| {
+                    if let PyValue::Obj(o) = v {
+                        Some(o)
+                    } else {
+                        None
+                    }
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -129,7 +141,13 @@ fn finish(sheet: &Obj) -> R<Formats> {
         .map(|l| {
             list(l, "cellStyle")
                 .iter()
-                .filter_map(|v| if let V::Obj(o) = v { Some(o) } else { None })
+                .filter_map(|v| {
+                    if let PyValue::Obj(o) = v {
+                        Some(o)
+                    } else {
+                        None
+                    }
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -137,7 +155,7 @@ fn finish(sheet: &Obj) -> R<Formats> {
     for n in &named {
         let xf_id = int_field(n, "xfId", 0)?.unwrap_or(0);
         let name = match n.get("name") {
-            V::Str(s) => s.clone(),
+            PyValue::Str(s) => s.clone(),
             _ => String::new(),
         };
         refs.push((xf_id, name));
@@ -154,7 +172,7 @@ fn finish(sheet: &Obj) -> R<Formats> {
         let xf = py_index(style_xfs.len(), xf_id)
             .and_then(|i| style_xfs.get(i))
             .ok_or_else(|| {
-                Err::Fail(format!("named style refers to missing cell style {xf_id}"))
+                StyleError::Fail(format!("named style refers to missing cell style {xf_id}"))
             })?;
         for (key, part) in [
             ("fontId", "fonts"),
@@ -176,13 +194,13 @@ fn finish(sheet: &Obj) -> R<Formats> {
 /// Reads a parsed `xl/styles.xml`.
 pub(crate) fn read(root: &Node) -> Outcome {
     let result = from_tree(root, Class::Stylesheet, 0).and_then(|v| match v {
-        V::Obj(o) => finish(&o),
+        PyValue::Obj(o) => finish(&o),
         _ => fail("the stylesheet did not construct"),
     });
     match result {
         Ok(formats) => Outcome::Styles(formats),
-        Err(Err::Repair(m)) => Outcome::Repair(m),
-        Err(Err::Fail(m)) => Outcome::Fail(m),
+        Err(StyleError::Repair(m)) => Outcome::Repair(m),
+        Err(StyleError::Fail(m)) => Outcome::Fail(m),
     }
 }
 
