@@ -169,6 +169,24 @@ mod local {
     use std::rc::Rc;
     use wasm_bindgen_futures::JsFuture;
 
+    /// A file over the upload cap, as the engine sees it: its size, and no bytes
+    /// (the engine refuses it by its size before reading any).
+    struct Unread(u64);
+
+    impl ctxguard_preview_engine::Source for Unread {
+        fn len(&self) -> u64 {
+            self.0
+        }
+
+        fn read_at(
+            &self,
+            _: u64,
+            _: &mut [u8],
+        ) -> Result<usize, ctxguard_preview_engine::SourceError> {
+            Ok(0)
+        }
+    }
+
     /// Reads, parses and counts in this thread with the preview engine.
     pub struct LocalPreviewer;
 
@@ -196,12 +214,26 @@ mod local {
                 for (i, file) in files.iter().enumerate() {
                     let size = file.size();
                     progress(i, 0.0, size);
-                    if session.begin(&file.name(), size as u64, request.max_upload_bytes) {
+                    let claimed = size.max(0.0) as u64;
+                    if claimed > request.max_upload_bytes {
+                        // Refused by its size alone: the engine never reads it.
+                        session.add(
+                            &file.name(),
+                            &Unread(claimed),
+                            request.max_upload_bytes,
+                            request.max_text_length,
+                        );
+                    } else {
                         let buffer = JsFuture::from(file.array_buffer())
                             .await
                             .map_err(super::js_error)?;
-                        session.append(&js_sys::Uint8Array::new(&buffer).to_vec());
-                        session.finish(request.max_text_length);
+                        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                        session.add(
+                            &file.name(),
+                            &bytes.as_slice(),
+                            request.max_upload_bytes,
+                            request.max_text_length,
+                        );
                     }
                     progress(i, size, size);
                     if flag.get() {

@@ -833,9 +833,12 @@ async fn attachment_rows_and_rendered_preview() {
     // The DOM shows what core computes for the same uploads and budget.
     let mut session = ctxguard_preview_engine::Session::new();
     for (name, bytes, _) in &picked {
-        assert!(session.begin(name, bytes.len() as u64, LIMITS.max_upload_bytes));
-        session.append(bytes);
-        session.finish(LIMITS.max_text_length);
+        assert!(session.add(
+            name,
+            &bytes.as_slice(),
+            LIMITS.max_upload_bytes,
+            LIMITS.max_text_length
+        ));
     }
     let expected = session.report(&ctxguard_core::attachment::PreviewOptions {
         model: "gpt-4o".into(),

@@ -26,7 +26,9 @@ use ctxguard_core::attachment::{
     PreviewReport, Refusal, Stored,
 };
 use ctxguard_extract::preview::too_large;
-use ctxguard_extract::{upload_source, Options, Source};
+use ctxguard_extract::{upload_source, Options};
+/// What the engine reads an upload through (re-exported for hosts that make their own).
+pub use ctxguard_extract::{Source, SourceError};
 use std::collections::VecDeque;
 
 /// The uploads of one message, parsed one by one as they are added.
