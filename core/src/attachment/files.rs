@@ -7,7 +7,6 @@
 //! The parse itself (bytes to stored text) is `ctxguard-extract`'s; this
 //! module takes its result, so it needs no parser, and the tokenizer only here.
 
-use super::admission::RefusalMessage;
 use super::block::{compose_block, Attachment, ComposeOptions, Inlined};
 use super::header::display_name;
 use super::preview::preview_messages;
@@ -24,10 +23,6 @@ pub struct FileError {
     pub code: String,
     /// The reference's message, stored as the attachment's `error_message`.
     pub message: String,
-    /// Set when the chat input refuses the file before upload ([`super::admit`]):
-    /// the frontend's i18n keys and values, which UIs localise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub admission: Option<RefusalMessage>,
 }
 
 /// How much of a document the backend keeps when its text is over
@@ -433,7 +428,6 @@ mod tests {
                     code: "legacy_doc".into(),
                     message: "Legacy .doc format is not fully supported. Please convert to .docx"
                         .into(),
-                    admission: None,
                 },
             },
         };
