@@ -302,8 +302,6 @@ const TOOLBAR_PROPERTIES = [
   ["compact", "compact", "boolean"],
   ["staleAfterMs", "stale-after-ms", "number"],
   ["theme", "theme", "string"],
-  ["model", "model", "string"],
-  ["contextWindow", "context-window", "number"],
 ];
 const PREVIEW_PROPERTIES = [
   ["model", "model", "string"],
@@ -392,7 +390,7 @@ class HostStates {
 
 function defineElements() {
   class CtxguardToolbarElement extends HTMLElement {
-    static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms", "model", "context-window"];
+    static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms"];
     #controller;
     #draft;
     #states;
