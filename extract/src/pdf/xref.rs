@@ -243,7 +243,11 @@ fn read_standard(doc: &mut Document<'_>, cur: &mut Cursor<'_>) -> Result<Option<
                 }
             }
             count += 1;
-            num += 1;
+            // Python's int never overflows; an object number past i64 names no object we can hold.
+            num = match num.checked_add(1) {
+                Some(next) => next,
+                None => return fail("xref subsection numbers past the largest object number"),
+            };
             if count > 10_000_000 {
                 return fail("xref subsection too large");
             }
