@@ -108,13 +108,14 @@ function timed(args) {
   const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? NaN) * 1024;
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(run.stderr);
   const ms = wall ? ((Number(wall[1] ?? 0) * 60 + Number(wall[2])) * 60 + Number(wall[3])) * 1000 : NaN;
+  if (run.status !== 0) throw new Error(`ctxguard ${args.join(" ")} exited with ${run.status}: ${run.stderr.slice(-2000)}`);
   return { ms, rss, status: run.status };
 }
 
 function native(name) {
   const bytes = statSync(path(name)).size;
   const extract = timed(["extract", path(name)]);
-  const preview = timed(["preview", path(name)]);
+  const preview = timed(["preview", "--model", "gpt-4o", path(name)]);
   let openpyxl = null;
   if (name.startsWith("openpyxl-")) {
     openpyxl = JSON.parse(execFileSync(python, [join(root, "tests/bench/bigfiles.py"), "read-xlsx", path(name)], { encoding: "utf8" }));
@@ -159,7 +160,8 @@ async function browserRuns(names) {
       page.setDefaultTimeout(900_000);
       await page.goto(`${site.origin}/tests/bench/workers.html`);
       await page.evaluate(async () => {
-        await import("/pkg/toolbar/ctxguard-toolbar.js");
+        // The package defines its elements once its module is instantiated: `ready` says when.
+        await (await import("/pkg/toolbar/ctxguard-toolbar.js")).ready;
         const input = document.createElement("input");
         input.type = "file";
         document.body.append(input);
