@@ -36,7 +36,7 @@ function holes(n) {
   return a;
 }
 
-/** Points 1, 3 and 4 (the package's instance stays the one it was). */
+/** Array limits, repeated keys and reload memory (the package's instance stays the one it was). */
 export async function checkFaults(style, api, tally) {
   await tally.check(`${style}: countMessages of 10 000 000 holes is an Error naming the limit, and counts go on`, () => {
     const e = thrown(() => api.countMessages(holes(1e7), "gpt-4o"));
