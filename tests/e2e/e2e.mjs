@@ -209,7 +209,7 @@ async function main() {
       await until('live', async () => (await attr(p, 'ctxguard-connection', 'data-state')) === 'live', 15000);
       const api = urls.filter((u) => u.includes('/api/'));
       assert(api.some((u) => u.includes('/api/sessions/demo/context?')), `requests: ${api}`);
-      // The stream is the page's shared one (issue 24 point 6), naming the session.
+      // The stream is the page's shared one, naming the session.
       assert(api.some((u) => u.includes('/api/events?') && new URL(u).searchParams.getAll('session').includes('demo')), `requests: ${api}`);
       assert(api.every((u) => new URL(u).searchParams.get('token') === 'r.e2e+1'), `requests: ${api}`);
       const remaining = await text(p, 'ctxguard-remaining');
@@ -293,7 +293,7 @@ async function main() {
     }
   });
 
-  await check('regression issue 24 point 6: twenty toolbars on one page share one stream, each live with its own numbers', async () => {
+  await check('twenty toolbars on one page share one stream, each live with its own numbers', async () => {
     const N = 20;
     const sessions = Array.from({ length: N }, (_, i) => `many:${i}`);
     const publish = async (session, used) => {

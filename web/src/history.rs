@@ -50,7 +50,7 @@ impl HistoryEntry {
             before_tokens: c.before_tokens,
             after_tokens: c.after_tokens.filter(|_| completed),
             saved_tokens: c.tokens_saved().filter(|_| completed),
-            // Bounded as shown: the whole text stays in the compaction record (issue 24.5).
+            // Bounded as shown: the whole text stays in the compaction record.
             reason: (!completed).then(|| {
                 text_bound::shown(c.failure_reason.as_deref().unwrap_or_default()).into_owned()
             }),

@@ -240,7 +240,8 @@ impl Driver {
 }
 
 /// The page's stream registry, set by the package's entry script: toolbars of one server share
-/// one multi-session stream through it (issue 24 point 6).
+/// one multi-session stream through it (the browser opens only six
+/// HTTP/1.1 connections per origin).
 const SHARED_STREAMS: &str = "__ctxguardToolbarStream";
 
 /// Opens the stream at `url`: through the page's registry when the server has the shared stream
