@@ -68,13 +68,29 @@ pub fn sheets(sheets: &[SheetText], max_length: i64) -> Truncated {
     }
 
     let separators = populated.len().saturating_sub(1) as i64 * 2;
-    let mut remaining = (max_length - separators).max(0);
+    let budget = (max_length - separators).max(0);
+    share_out(&populated, budget, total_rows, info, |sheet, share| {
+        truncate_sheet(sheet, share)
+    })
+}
+
+/// The truncated sheets: each sheet in turn gets an equal share of what the
+/// sheets before it left (`remaining // sheets_left`) and is cut to it by
+/// `cut`; the parts are joined by a blank line and the report says what was kept.
+fn share_out<S>(
+    sheets: &[S],
+    budget: i64,
+    total_rows: usize,
+    mut info: Info,
+    mut cut: impl FnMut(&S, i64) -> SheetCut,
+) -> (String, Info) {
+    let mut remaining = budget;
     let mut parts = Vec::new();
     let (mut kept, mut omitted) = (0usize, 0usize);
     let mut markers_complete = true;
-    for (index, sheet) in populated.iter().enumerate() {
-        let budget = remaining.div_euclid((populated.len() - index) as i64);
-        let cut = truncate_sheet(sheet, budget);
+    for (index, sheet) in sheets.iter().enumerate() {
+        let share = remaining.div_euclid((sheets.len() - index) as i64);
+        let cut = cut(sheet, share);
         if !cut.text.is_empty() {
             remaining -= chars::len(&cut.text);
             parts.push(cut.text);
@@ -96,7 +112,7 @@ pub fn sheets(sheets: &[SheetText], max_length: i64) -> Truncated {
     ]);
     info.summary_message = format!(
         "[Smart Truncation Applied - Head + Tail (contiguous)]\nTotal: {total_rows} rows across {} sheet(s)\nKept: {kept} complete rows\nOmitted: {omitted} rows",
-        populated.len()
+        sheets.len()
     );
     (result, info)
 }
@@ -455,37 +471,10 @@ impl SheetsStream {
             info.truncated_length = Some(full_length);
             return (full, info);
         }
-        let mut remaining = (max_length - separators).max(0);
-        let mut parts = Vec::new();
-        let (mut kept, mut omitted) = (0usize, 0usize);
-        let mut markers_complete = true;
-        for (index, sheet) in populated.iter().enumerate() {
-            let budget = remaining.div_euclid((populated.len() - index) as i64);
-            let cut = sheet.cut(budget);
-            if !cut.text.is_empty() {
-                remaining -= chars::len(&cut.text);
-                parts.push(cut.text);
-            }
-            kept += cut.kept_rows;
-            omitted += cut.omitted_rows;
-            if cut.omitted_rows > 0 && !cut.marker_complete {
-                markers_complete = false;
-            }
-        }
-        let result = parts.join("\n\n");
-        info.is_truncated = true;
-        info.truncated_length = Some(chars::len(&result));
-        info.kept_structure = object([
-            ("kept_rows", Value::from(kept)),
-            ("omitted_rows", Value::from(omitted)),
-            ("sampling_method", Value::from("head_tail_contiguous")),
-            ("omission_marker_complete", Value::from(markers_complete)),
-        ]);
-        info.summary_message = format!(
-            "[Smart Truncation Applied - Head + Tail (contiguous)]\nTotal: {total_rows} rows across {} sheet(s)\nKept: {kept} complete rows\nOmitted: {omitted} rows",
-            populated.len()
-        );
-        (result, info)
+        let budget = (max_length - separators).max(0);
+        share_out(&populated, budget, total_rows, info, |sheet, share| {
+            sheet.cut(share)
+        })
     }
 }
 
