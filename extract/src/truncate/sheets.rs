@@ -472,7 +472,7 @@ impl SheetsStream {
             return (full, info);
         }
         let budget = (max_length - separators).max(0);
-        share_out(&populated, budget, total_rows, info, |sheet, share| {
+        share_out(populated, budget, total_rows, info, |sheet, share| {
             sheet.cut(share)
         })
     }
