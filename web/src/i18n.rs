@@ -5,9 +5,9 @@
 
 mod preview;
 
-use crate::connection::{Connection, OfflineReason};
+use crate::machine::connection::{Connection, OfflineReason};
+use crate::machine::turn_end::TurnEnd;
 use crate::text_bound::shown;
-use crate::turn_end::TurnEnd;
 use crate::view::{CompactionView, Source};
 use std::borrow::Cow;
 
@@ -459,7 +459,7 @@ impl Text {
     }
 
     /// What one history entry says happened.
-    pub fn history_outcome(&self, entry: &crate::history::HistoryEntry) -> String {
+    pub fn history_outcome(&self, entry: &crate::machine::history::HistoryEntry) -> String {
         use ctxguard_core::protocol::CompactionStatus;
         if entry.status == CompactionStatus::Fallback {
             let (main, detail) = self.fallback_parts(entry.reason.as_deref().unwrap_or_default());

@@ -8,17 +8,17 @@
 
 use ctxguard_core::protocol::EVENT_NAME;
 use ctxguard_web::attachment_budget::AttachmentBudget;
+use ctxguard_web::browser::live::LiveToolbar;
+use ctxguard_web::browser::previewer::LocalPreviewer;
+use ctxguard_web::browser::sse::use_status_stream;
+use ctxguard_web::browser::storage;
 use ctxguard_web::components::{
     use_now_ms, AttachmentPanel, SendFile, StatusToolbar, UploadLimits,
 };
 use ctxguard_web::config::Endpoints;
 use ctxguard_web::i18n::{group_thousands, Lang};
-use ctxguard_web::live::LiveToolbar;
-use ctxguard_web::previewer::LocalPreviewer;
+use ctxguard_web::machine::state::Toolbar;
 use ctxguard_web::saved::{self, SavedToolbar};
-use ctxguard_web::sse::use_status_stream;
-use ctxguard_web::state::Toolbar;
-use ctxguard_web::storage;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use serde_json::{json, Value};
@@ -936,7 +936,7 @@ async fn a_late_heartbeat_does_not_reopen_an_ended_compaction() {
 
 #[wasm_bindgen_test]
 async fn interrupted_and_stalled_compactions_say_so() {
-    use ctxguard_web::turn_end::TurnEnd;
+    use ctxguard_web::machine::turn_end::TurnEnd;
     for (lang, text) in [
         (Lang::En, "Compaction interrupted · turn cancelled"),
         (Lang::ZhCn, "压缩已中断（对话已取消）"),

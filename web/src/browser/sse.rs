@@ -22,9 +22,9 @@
 //! `GET /api/sessions/{id}/events`, on every cycle.
 
 use crate::backoff::Backoff;
+use crate::browser::live::LiveToolbar;
 use crate::config::Endpoints;
-use crate::live::LiveToolbar;
-use crate::state::Toolbar;
+use crate::machine::state::Toolbar;
 use ctxguard_core::protocol::ContextState;
 use ctxguard_core::protocol::EVENT_NAME;
 use leptos::prelude::*;

@@ -4,7 +4,7 @@
 //! entry. At most [`MAX_HISTORY_ENTRIES`] are kept (the newest); they are
 //! saved and restored with the rest of the toolbar's state.
 
-use crate::run_clock::created_at_ms;
+use crate::machine::run_clock::created_at_ms;
 use crate::text_bound;
 use ctxguard_core::protocol::{is_iso8601_utc, CompactionStatus, ContextCompaction};
 use serde::{Deserialize, Serialize};
