@@ -144,7 +144,11 @@ impl UnitsStream {
         UnitsStream {
             unit,
             max_length,
-            budget: if limit < 0 { i64::MAX } else { limit + 1 },
+            budget: if limit < 0 {
+                i64::MAX
+            } else {
+                limit.saturating_add(1)
+            },
             segments: (0..segments).map(|_| Segment::default()).collect(),
         }
     }

@@ -109,6 +109,8 @@ fn the_stream_cuts_exactly_as_the_whole_list_does() {
             rereads += u32::from(reads == 2);
             cases += 1;
         }
+        let (cut, _) = streamed(unit, &reading, i64::MAX);
+        assert_eq!(cut, units(unit, &list, i64::MAX), "round {round}, no limit");
     }
     // Both paths are exercised: the kept head and ring, and the second read.
     assert!(rereads > 20, "{rereads} second reads of {cases}");
