@@ -301,18 +301,20 @@ enum Inner<'p, 'a> {
     Whole(io::Cursor<Vec<u8>>),
 }
 
-/// The buffer to inflate a member into: its declared size when deflate could
-/// produce it from the member's compressed bytes (at most 1032 to 1), so
-/// that a big part is not copied as its buffer grows; otherwise (another
-/// method, or a size no deflate stream that short can reach) at most 16 MiB,
-/// grown as it is read. Never more than the budget left.
+/// The buffer to inflate a member into: natively, its declared size when
+/// deflate could produce it from the member's compressed bytes (at most 1032
+/// to 1), so that a big part is not copied as its buffer grows (the pages of
+/// a lying size are reserved, never touched); otherwise, and in wasm32 (where
+/// memory grown is never given back), at most 16 MiB, grown as it is read.
+/// Never more than the budget left.
 fn capacity_for(member: &zip::read::ZipFile<'_, SourceCursor<'_>>, left: u64) -> u64 {
     let declared = member.size().min(left);
     let reachable = member
         .compressed_size()
         .saturating_mul(1032)
         .saturating_add(64);
-    if member.compression() == zip::CompressionMethod::Deflated && declared <= reachable {
+    let deflated = member.compression() == zip::CompressionMethod::Deflated;
+    if cfg!(not(target_arch = "wasm32")) && deflated && declared <= reachable {
         declared
     } else {
         declared.min(1 << 24)
