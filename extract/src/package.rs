@@ -301,12 +301,14 @@ enum Inner<'p, 'a> {
     Whole(io::Cursor<Vec<u8>>),
 }
 
-/// The buffer to inflate a member into: natively, its declared size when
-/// deflate could produce it from the member's compressed bytes (at most 1032
-/// to 1), so that a big part is not copied as its buffer grows (the pages of
-/// a lying size are reserved, never touched); otherwise, and in wasm32 (where
-/// memory grown is never given back), at most 16 MiB, grown as it is read.
-/// Never more than the budget left.
+/// The buffer to inflate a member into: its declared size when deflate could
+/// produce it from the member's compressed bytes (at most 1032 to 1), so that
+/// a big part is not copied as its buffer grows; otherwise at most 16 MiB,
+/// grown as it is read. Never more than the budget left. A lying size only
+/// reserves pages that are never written (natively and in wasm32, whose
+/// grown memory the browser backs only where it is touched), while growing
+/// by doubling held the old and the new buffer at once: in wasm32, where
+/// grown memory is never given back, a 700 MB part cost 2 GB of memory.
 fn capacity_for(member: &zip::read::ZipFile<'_, SourceCursor<'_>>, left: u64) -> u64 {
     let declared = member.size().min(left);
     let reachable = member
@@ -314,7 +316,7 @@ fn capacity_for(member: &zip::read::ZipFile<'_, SourceCursor<'_>>, left: u64) ->
         .saturating_mul(1032)
         .saturating_add(64);
     let deflated = member.compression() == zip::CompressionMethod::Deflated;
-    if cfg!(not(target_arch = "wasm32")) && deflated && declared <= reachable {
+    if deflated && declared <= reachable {
         declared
     } else {
         declared.min(1 << 24)
