@@ -165,6 +165,16 @@ fn truncate_sheet(sheet: &SheetText, max_length: i64) -> SheetCut {
             marker_complete: false,
         };
     }
+    let (head, tail) = head_and_tail(total, |h, t| length(h, t) <= max_length);
+    let tail_rows = sheet.rows[total - tail..].iter().map(String::as_str);
+    let head_rows = sheet.rows[..head].iter().map(String::as_str);
+    assemble(&sheet.header, head_rows, tail_rows, head + tail, total)
+}
+
+/// How many first and last rows a sheet keeps: rows are taken alternately
+/// from the head and the tail (the other end when one does not fit) while
+/// `fits(head, tail)`.
+fn head_and_tail(total: usize, fits: impl Fn(usize, usize) -> bool) -> (usize, usize) {
     let (mut head, mut tail) = (0, 0);
     let mut prefer_head = true;
     while head + tail < total {
@@ -174,12 +184,11 @@ fn truncate_sheet(sheet: &SheetText, max_length: i64) -> SheetCut {
             [false, true]
         };
         let Some(take_head) = order.into_iter().find(|&h| {
-            let (h2, t2) = if h {
-                (head + 1, tail)
+            if h {
+                fits(head + 1, tail)
             } else {
-                (head, tail + 1)
-            };
-            length(h2, t2) <= max_length
+                fits(head, tail + 1)
+            }
         }) else {
             break;
         };
@@ -190,17 +199,34 @@ fn truncate_sheet(sheet: &SheetText, max_length: i64) -> SheetCut {
         }
         prefer_head = !take_head;
     }
-    let omitted = total - head - tail;
-    let mut lines: Vec<&str> = vec![&sheet.header];
-    lines.extend(sheet.rows[..head].iter().map(String::as_str));
+    (head, tail)
+}
+
+/// A sheet's text: its header, the head rows, the omission marker when rows
+/// were left out, the tail rows; `kept` of the sheet's `total` rows.
+fn assemble<'a>(
+    header: &'a str,
+    head: impl Iterator<Item = &'a str>,
+    tail: impl IntoIterator<Item = &'a str>,
+    kept: usize,
+    total: usize,
+) -> SheetCut {
+    let omitted = total - kept;
     let marker = omission_marker(omitted);
+    // Pushed one by one: the rows outlive the marker, and a push shortens their lifetime to its.
+    let mut lines: Vec<&str> = vec![header];
+    for row in head {
+        lines.push(row);
+    }
     if omitted > 0 {
         lines.push(&marker);
     }
-    lines.extend(sheet.rows[total - tail..].iter().map(String::as_str));
+    for row in tail {
+        lines.push(row);
+    }
     SheetCut {
         text: lines.join("\n"),
-        kept_rows: head + tail,
+        kept_rows: kept,
         omitted_rows: omitted,
         marker_complete: omitted > 0,
     }
@@ -349,44 +375,10 @@ impl SheetRows {
                 marker_complete: false,
             };
         }
-        let (mut head, mut tail) = (0, 0);
-        let mut prefer_head = true;
-        while head + tail < total {
-            let order = if prefer_head {
-                [true, false]
-            } else {
-                [false, true]
-            };
-            let Some(take_head) = order.into_iter().find(|&h| {
-                if h {
-                    fits(head + 1, tail)
-                } else {
-                    fits(head, tail + 1)
-                }
-            }) else {
-                break;
-            };
-            if take_head {
-                head += 1;
-            } else {
-                tail += 1;
-            }
-            prefer_head = !take_head;
-        }
-        let omitted = total - head - tail;
-        let mut lines: Vec<&str> = vec![&self.header];
-        lines.extend(self.head[..head].iter().map(String::as_str));
-        let marker = omission_marker(omitted);
-        if omitted > 0 {
-            lines.push(&marker);
-        }
-        lines.extend(self.tail_rows(tail).unwrap_or_default());
-        SheetCut {
-            text: lines.join("\n"),
-            kept_rows: head + tail,
-            omitted_rows: omitted,
-            marker_complete: omitted > 0,
-        }
+        let (head, tail) = head_and_tail(total, fits);
+        let tail_rows = self.tail_rows(tail).unwrap_or_default();
+        let head_rows = self.head[..head].iter().map(String::as_str);
+        assemble(&self.header, head_rows, tail_rows, head + tail, total)
     }
 }
 
