@@ -14,8 +14,9 @@
 //! Each text goes to the truncation strategy as it is read
 //! ([`units_streamed`]: paragraphs and rows are two segments, shown in that
 //! order), so no list of every text is built and only what the output can
-//! show is kept. `word/document.xml` itself is still inflated whole, within
-//! the inflation budget: the XML reader reads one decoded text.
+//! show is kept. `word/document.xml` is read as it inflates, in a window of
+//! the XML ([`with_part_stream`]): a document of any size is read in a few
+//! hundred KiB plus the texts the output keeps.
 
 mod package;
 mod table;
@@ -23,7 +24,7 @@ mod table;
 use crate::error::{DocumentError, Subject};
 use crate::limits::Limits;
 use crate::ooxml::walk::{skip, text_of};
-use crate::ooxml::xml::{Event, Reader, Source, XmlError};
+use crate::ooxml::xml::{with_part_stream, Event, PartError, Reader, XmlError};
 use crate::truncate::{units_streamed, Truncated, Unit, UnitSink};
 use ctxguard_core::pyjson::strip;
 
@@ -52,10 +53,12 @@ pub(crate) fn text(
     max_length: i64,
 ) -> Result<Truncated, DocumentError> {
     let fail = |reason: String| DocumentError::failed(Subject::Word, reason);
-    let xml = package::main_document(source, limits).map_err(fail)?;
+    let mut opened = package::open(source, limits).map_err(fail)?;
+    let left = opened.pkg.budget_left();
     let mut read = |sink: &mut dyn UnitSink| {
-        let mut out = Output::new(limits.max_inflated_bytes, sink);
-        read_document(&xml, limits, &mut out).map_err(|e| fail(e.to_string()))
+        // A second read is not charged to the inflation budget again.
+        opened.pkg.restore_budget(left);
+        read_main(&mut opened, limits, sink)
     };
     units_streamed(Unit::Paragraph, max_length, 2, &mut read, |e| {
         DocumentError::failed(Subject::Word, e)
@@ -93,9 +96,27 @@ impl<'s> Output<'s> {
     }
 }
 
-fn read_document(xml: &[u8], limits: &Limits, out: &mut Output<'_>) -> Result<(), BodyError> {
-    let source = Source::new(xml)?;
-    let mut reader = source.reader(limits.max_xml_depth)?;
+/// Streams the main document part's texts to `sink`.
+fn read_main(
+    opened: &mut package::Opened<'_>,
+    limits: &Limits,
+    sink: &mut dyn UnitSink,
+) -> Result<(), DocumentError> {
+    let fail = |reason: String| DocumentError::failed(Subject::Word, reason);
+    let mut stream = opened.pkg.stream(&opened.main).map_err(|e| fail(e.to_string()))?;
+    let mut out = Output::new(limits.max_inflated_bytes, sink);
+    with_part_stream(&mut stream, limits.max_xml_depth, |reader| {
+        read_document(reader, &mut out)
+    })
+    .map_err(|e| {
+        fail(match e {
+            PartError::Decode(e) => BodyError::Xml(e).to_string(),
+            other => other.to_string(),
+        })
+    })
+}
+
+fn read_document(reader: &mut Reader<'_>, out: &mut Output<'_>) -> Result<(), BodyError> {
     let root = loop {
         match reader.next()? {
             Event::Start(e) => break e,
@@ -113,9 +134,9 @@ fn read_document(xml: &[u8], limits: &Limits, out: &mut Output<'_>) -> Result<()
         match reader.next()? {
             Event::Start(e) if e.is(W, "body") && !body_seen => {
                 body_seen = true;
-                read_body(&mut reader, out)?;
+                read_body(reader, out)?;
             }
-            Event::Start(_) => skip(&mut reader)?,
+            Event::Start(_) => skip(reader)?,
             Event::End | Event::Eof => break,
             Event::Text(_) | Event::Node => {}
         }

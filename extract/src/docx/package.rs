@@ -2,12 +2,19 @@
 //! `PackageReader` walks the relationship graph from the package, reading
 //! every part it reaches (a missing one fails), looking up each one's
 //! content type, and parsing the XML parts it has classes for.
+//!
+//! Every part but a main document is read whole (they are small: styles,
+//! settings, headers, relationships). A main document part, the one that
+//! grows with the document, is left to be read as a stream: the one the
+//! package names is read by the caller, any other is checked here the same
+//! way, after the walk (either fails the document, whatever the order).
 
 use crate::limits::Limits;
 use crate::ooxml::opc::{
     self, base_uri, from_rel_ref, membername, rels_uri, ContentTypes, Flavor, RelXml,
     CT_CORE_PROPERTIES, RT_OFFICE_DOCUMENT,
 };
+use crate::ooxml::xml::{with_part_stream, Event, XmlError};
 use crate::package::{Package, PackageError};
 use crate::source::Source;
 use std::collections::{HashMap, HashSet};
@@ -46,8 +53,16 @@ fn srels_for(pkg: &mut Package<'_>, partname: &str, depth: usize) -> Result<Vec<
     }
 }
 
-/// The XML of the main document part, loading the package as python-docx does.
-pub(super) fn main_document(source: &dyn Source, limits: &Limits) -> Result<Vec<u8>, String> {
+/// The package, loaded as python-docx loads it, and its main document
+/// part, left unread.
+pub(super) struct Opened<'a> {
+    pub(super) pkg: Package<'a>,
+    /// The main document part's member name.
+    pub(super) main: String,
+}
+
+/// Loads the package as python-docx does, up to the main document part.
+pub(super) fn open<'a>(source: &'a dyn Source, limits: &Limits) -> Result<Opened<'a>, String> {
     let depth = limits.max_xml_depth;
     let mut pkg = Package::open(source, limits).map_err(|e| e.to_string())?;
     let ct_xml = pkg.read("[Content_Types].xml").map_err(|e| e.to_string())?;
@@ -57,7 +72,7 @@ pub(super) fn main_document(source: &dyn Source, limits: &Limits) -> Result<Vec<
 
     let mut visited: HashSet<String> = HashSet::new();
     let mut loaded: HashMap<String, Loaded> = HashMap::new();
-    let mut documents: HashMap<String, Vec<u8>> = HashMap::new();
+    let mut documents: HashSet<String> = HashSet::new();
     let mut stack: Vec<(String, std::vec::IntoIter<RelXml>)> =
         vec![("/".to_string(), package_rels.clone().into_iter())];
     while let Some((base, rels)) = stack.last_mut() {
@@ -77,14 +92,19 @@ pub(super) fn main_document(source: &dyn Source, limits: &Limits) -> Result<Vec<
             continue;
         }
         let part_rels = srels_for(&mut pkg, &partname, depth)?;
-        let blob = pkg.read(membername(&partname)).map_err(|e| e.to_string())?;
+        let member = membername(&partname);
         let content_type = content_types.get(&partname)?.map(str::to_string);
         let image = rel.reltype.as_deref() == Some(RT_IMAGE);
         let ct = content_type.as_deref().unwrap_or("");
-        if !image && XML_PARTS.contains(&ct) {
-            opc::check_xml(&blob, depth, &partname).map_err(|e| e.to_string())?;
-            if ct == CT_DOCUMENT_MAIN {
-                documents.insert(partname.clone(), blob);
+        if !image && ct == CT_DOCUMENT_MAIN {
+            if !pkg.contains(member) {
+                return Err(PackageError::NoItem(member.to_string()).to_string());
+            }
+            documents.insert(partname.clone());
+        } else {
+            let blob = pkg.read(member).map_err(|e| e.to_string())?;
+            if !image && XML_PARTS.contains(&ct) {
+                opc::check_xml(&blob, depth, &partname).map_err(|e| e.to_string())?;
             }
         }
         loaded.insert(
@@ -131,7 +151,27 @@ pub(super) fn main_document(source: &dyn Source, limits: &Limits) -> Result<Vec<
     if part.image {
         return Err("the main document part was loaded as an image".into());
     }
-    documents
-        .remove(&partname)
-        .ok_or_else(|| "the main document part was not loaded".to_string())
+    if !documents.remove(&partname) {
+        return Err("the main document part was not loaded".into());
+    }
+    let mut others: Vec<String> = documents.into_iter().collect();
+    others.sort();
+    for other in others {
+        check_streamed(&mut pkg, membername(&other), depth)?;
+    }
+    Ok(Opened {
+        pkg,
+        main: membername(&partname).to_string(),
+    })
+}
+
+/// Reads a part python-docx parses but nothing reads as a stream, failing
+/// on what would fail it.
+fn check_streamed(pkg: &mut Package<'_>, member: &str, depth: usize) -> Result<(), String> {
+    let mut stream = pkg.stream(member).map_err(|e| e.to_string())?;
+    with_part_stream(&mut stream, depth, |reader| {
+        while !matches!(reader.next()?, Event::Eof) {}
+        Ok::<_, XmlError>(())
+    })
+    .map_err(|e| format!("{member}: {e}"))
 }

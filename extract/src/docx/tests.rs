@@ -32,10 +32,9 @@ fn paragraphs(
     limits: &Limits,
 ) -> Result<Vec<String>, DocumentError> {
     let fail = |reason: String| DocumentError::failed(Subject::Word, reason);
-    let xml = package::main_document(source, limits).map_err(fail)?;
+    let mut opened = package::open(source, limits).map_err(fail)?;
     let mut collected = Collected::default();
-    let mut out = Output::new(limits.max_inflated_bytes, &mut collected);
-    read_document(&xml, limits, &mut out).map_err(|e| fail(e.to_string()))?;
+    read_main(&mut opened, limits, &mut collected)?;
     let [mut paragraphs, rows] = collected.0;
     paragraphs.extend(rows);
     Ok(paragraphs)

@@ -10,11 +10,11 @@
 //! reference to a declared entity stays a child node (nothing expands in
 //! content, so no entity bomb can grow).
 //!
-//! Its input is one decoded text held whole: a part is inflated whole (within
-//! the inflation budget) before it is read. The small parts keep that shape
-//! for good (content types, relationships, `ppt/presentation.xml`, one slide
-//! at a time); `word/document.xml` is the one big part still read so, its
-//! texts handed on as they are read so that only the XML itself is held.
+//! Its input is a decoded text held whole, or a window of a UTF-8 part as it
+//! inflates ([`with_part_stream`]). The small parts are read whole (content
+//! types, relationships, `ppt/presentation.xml`, one slide at a time);
+//! `word/document.xml` is streamed, so that only the texts the output can
+//! show are held.
 //!
 //! Neither quick-xml nor roxmltree gives these answers: quick-xml accepts
 //! many documents libxml2 refuses (`]]>` in text, control characters,
@@ -25,9 +25,13 @@
 mod chars;
 mod content;
 mod dtd;
+mod reader;
+mod streamed;
 mod uri;
 
-pub(crate) use content::{Element, Event, Reader};
+pub(crate) use content::{Element, Event};
+pub(crate) use reader::Reader;
+pub(crate) use streamed::{with_part_stream, PartError};
 use std::borrow::Cow;
 use thiserror::Error;
 
@@ -60,9 +64,7 @@ impl<'b> Source<'b> {
     pub(crate) fn new(bytes: &'b [u8]) -> Result<Self, XmlError> {
         match chars::decode(bytes) {
             Ok(text) => Ok(Source { text }),
-            Err(chars::DecodeError::Invalid(enc)) => {
-                Err(XmlError::at(0, &format!("bytes that are not valid {enc}")))
-            }
+            Err(chars::DecodeError::Invalid(enc)) => Err(not_valid(enc)),
             Err(chars::DecodeError::Unsupported(name)) => Err(XmlError::at(
                 0,
                 &format!("an encoding that cannot be read here: {name}"),
@@ -72,8 +74,13 @@ impl<'b> Source<'b> {
 
     /// A reader over the whole document, nesting at most `max_depth` elements.
     pub(crate) fn reader(&self, max_depth: usize) -> Result<Reader<'_>, XmlError> {
-        Reader::new(&self.text, max_depth)
+        Ok(Reader::whole(&self.text, max_depth))
     }
+}
+
+/// The refusal of a part whose bytes are not valid in its encoding `enc`.
+fn not_valid(enc: &str) -> XmlError {
+    XmlError::at(0, &format!("bytes that are not valid {enc}"))
 }
 
 /// The namespaces the readers resolve names in.

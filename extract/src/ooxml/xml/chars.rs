@@ -105,6 +105,25 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
     }
 }
 
+/// Whether a part whose first bytes are `prefix` decodes as UTF-8 (what
+/// [`decode`] would pick), and how many bytes of byte-order mark to skip;
+/// `None` for another encoding, or a declaration `prefix` does not hold to
+/// its end (`complete`: `prefix` is the whole part).
+pub(super) fn utf8_skip(prefix: &[u8], complete: bool) -> Option<usize> {
+    match prefix {
+        [0xEF, 0xBB, 0xBF, ..] => return Some(3),
+        [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..] => return None,
+        [a, b, c, d, ..] if [*a, *b, *c, *d].contains(&0) => return None,
+        [0x4C, 0x6F, 0xA7, 0x94, ..] => return None,
+        _ => {}
+    }
+    let cut = prefix.starts_with(b"<?xml") && memchr::memmem::find(prefix, b"?>").is_none();
+    if cut && !complete {
+        return None;
+    }
+    matches!(declared(prefix), Ok(Encoding::Utf8)).then_some(0)
+}
+
 /// The encoding an 8-bit document declares in `<?xml … encoding="…"?>`.
 fn declared(bytes: &[u8]) -> Result<Encoding, DecodeError> {
     let Some(rest) = bytes.strip_prefix(b"<?xml") else {

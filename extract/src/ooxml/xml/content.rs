@@ -11,7 +11,10 @@ use std::rc::Rc;
 use text::normalize;
 
 mod attrs;
+mod lookahead;
 mod text;
+
+pub(super) use lookahead::Lookahead;
 
 /// libxml2's deepest nesting without `XML_PARSE_HUGE` (the 258th level fails).
 const LIBXML_MAX_DEPTH: usize = 257;
@@ -70,8 +73,10 @@ pub(crate) enum Event<'a> {
 }
 
 /// An open element and what libxml2 knows of its children so far.
-struct Open<'a> {
-    qname: &'a str,
+struct Open {
+    /// Where its qualified name starts in [`Saved::names`] (it runs to the
+    /// end: the innermost open element's name is the last one pushed).
+    qname_at: usize,
     ns_mark: usize,
     /// libxml2's `ctxt->space`: -1 inherit, 0 default, 1 preserve, -2 text seen.
     space: i8,
@@ -90,12 +95,23 @@ enum State {
     Done,
 }
 
-/// A pull reader over one decoded document (or an entity's replacement text).
-pub(crate) struct Reader<'a> {
+/// A pull parser over a text that holds at least the next event's markup:
+/// a whole document, an entity's replacement text, or the window a
+/// [`Reader`](super::Reader) keeps of a streamed part.
+pub(super) struct Parser<'a, 'p> {
     s: &'a str,
+    st: &'p mut Saved,
+}
+
+/// Everything a parser knows but its text: kept between events while the
+/// text a streamed part is read from is refilled.
+pub(super) struct Saved {
+    /// Where the next event starts in the text.
     pos: usize,
     state: State,
-    open: Vec<Open<'a>>,
+    open: Vec<Open>,
+    /// The qualified names of the open elements, one after another.
+    names: String,
     /// Prefix ("" for the default namespace) to URI (`None`: undeclared).
     bindings: Vec<(Rc<str>, Option<Rc<str>>)>,
     dtd: Rc<Dtd>,
@@ -103,42 +119,61 @@ pub(crate) struct Reader<'a> {
     pending_end: bool,
     /// Open elements that belong to the referencing document (entity checks).
     base: usize,
-    /// Expansion of the references this reader met.
+    /// Expansion of the references this parser met.
     expanded: u64,
 }
 
-impl<'a> Reader<'a> {
-    /// A reader at the start of a document.
-    pub(super) fn new(s: &'a str, max_depth: usize) -> Result<Self, XmlError> {
-        Ok(Reader {
-            s,
+impl Saved {
+    /// The state at the start of a document.
+    pub(super) fn new(max_depth: usize) -> Self {
+        Saved {
             pos: 0,
             state: State::Start,
             open: Vec::new(),
+            names: String::new(),
             bindings: Vec::new(),
             dtd: Rc::new(Dtd::default()),
             max_depth: max_depth.min(LIBXML_MAX_DEPTH),
             pending_end: false,
             base: 0,
             expanded: 0,
-        })
+        }
     }
 
+    /// Where the next event starts in the text.
+    pub(super) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The text before `pos` was dropped: positions count from what is left.
+    pub(super) fn rebase(&mut self, dropped: usize) {
+        self.pos -= dropped;
+    }
+}
+
+impl<'a, 'p> Parser<'a, 'p> {
+    /// A parser over `s`, from where `st` stands in it.
+    pub(super) fn new(s: &'a str, st: &'p mut Saved) -> Self {
+        Parser { s, st }
+    }
+}
+
+impl<'a> Parser<'a, '_> {
     fn err(&self, what: &str) -> XmlError {
-        XmlError::at(self.pos, what)
+        XmlError::at(self.st.pos, what)
     }
 
     fn rest(&self) -> &'a str {
-        self.s.get(self.pos..).unwrap_or("")
+        self.s.get(self.st.pos..).unwrap_or("")
     }
 
     fn peek(&self) -> Option<u8> {
-        self.s.as_bytes().get(self.pos).copied()
+        self.s.as_bytes().get(self.st.pos).copied()
     }
 
     fn eat(&mut self, lit: &str) -> bool {
         if self.rest().starts_with(lit) {
-            self.pos += lit.len();
+            self.st.pos += lit.len();
             true
         } else {
             false
@@ -146,24 +181,24 @@ impl<'a> Reader<'a> {
     }
 
     fn blanks(&mut self) -> bool {
-        let start = self.pos;
+        let start = self.st.pos;
         while self.peek().is_some_and(is_blank) {
-            self.pos += 1;
+            self.st.pos += 1;
         }
-        self.pos > start
+        self.st.pos > start
     }
 
     /// The next event.
-    pub(crate) fn next(&mut self) -> Result<Event<'a>, XmlError> {
-        if self.pending_end {
-            self.pending_end = false;
+    pub(super) fn next(&mut self) -> Result<Event<'a>, XmlError> {
+        if self.st.pending_end {
+            self.st.pending_end = false;
             self.pop();
             return Ok(Event::End);
         }
         loop {
-            match self.state {
+            match self.st.state {
                 State::Start => {
-                    self.state = State::Prolog;
+                    self.st.state = State::Prolog;
                     if self.rest().starts_with("<?xml")
                         && self
                             .s
@@ -182,10 +217,10 @@ impl<'a> Reader<'a> {
                 }
                 State::Epilog => {
                     self.misc()?;
-                    if self.pos < self.s.len() {
+                    if self.st.pos < self.s.len() {
                         return Err(self.err("extra content at the end of the document"));
                     }
-                    self.state = State::Done;
+                    self.st.state = State::Done;
                 }
                 State::Done => return Ok(Event::Eof),
             }
@@ -194,7 +229,7 @@ impl<'a> Reader<'a> {
 
     /// `<?xml version=… encoding=… standalone=…?>` (the encoding was applied when decoding).
     fn xml_decl(&mut self) -> Result<(), XmlError> {
-        self.pos += 5;
+        self.st.pos += 5;
         self.blanks();
         if !self.eat("version") {
             return Err(self.err("malformed XML declaration: version expected"));
@@ -245,7 +280,7 @@ impl<'a> Reader<'a> {
         let body = &self.rest()[1..];
         let end = memchr::memchr(quote, body.as_bytes())
             .ok_or_else(|| self.err("an unclosed value in the XML declaration"))?;
-        self.pos += end + 2;
+        self.st.pos += end + 2;
         Ok(&body[..end])
     }
 
@@ -272,15 +307,15 @@ impl<'a> Reader<'a> {
                     return Err(self.err("a second document type declaration"));
                 }
                 doctype_seen = true;
-                let (end, dtd) = dtd::parse(self.s, self.pos + 9)?;
-                self.pos = end;
-                self.dtd = Rc::new(dtd);
+                let (end, dtd) = dtd::parse(self.s, self.st.pos + 9)?;
+                self.st.pos = end;
+                self.st.dtd = Rc::new(dtd);
                 continue;
             }
             return match self.peek() {
                 None => Err(self.err("the document is empty")),
                 Some(b'<') => {
-                    self.state = State::Content;
+                    self.st.state = State::Content;
                     self.start_tag()
                 }
                 Some(_) => Err(self.err("start tag expected, '<' not found")),
@@ -289,12 +324,12 @@ impl<'a> Reader<'a> {
     }
 
     fn comment(&mut self) -> Result<(), XmlError> {
-        self.pos += 4;
+        self.st.pos += 4;
         let rest = self.rest();
         let end = memchr::memmem::find(rest.as_bytes(), b"--")
             .ok_or_else(|| self.err("an unclosed comment"))?;
         self.check_chars(&rest[..end])?;
-        self.pos += end;
+        self.st.pos += end;
         if !self.eat("-->") {
             return Err(self.err("'--' inside a comment"));
         }
@@ -302,7 +337,7 @@ impl<'a> Reader<'a> {
     }
 
     fn pi(&mut self) -> Result<(), XmlError> {
-        self.pos += 2;
+        self.st.pos += 2;
         let target = self.name()?;
         if target.contains(':') {
             return Err(self.err("colons are forbidden from processing-instruction names"));
@@ -320,7 +355,7 @@ impl<'a> Reader<'a> {
         let end = memchr::memmem::find(rest.as_bytes(), b"?>")
             .ok_or_else(|| self.err("an unclosed processing instruction"))?;
         self.check_chars(&rest[..end])?;
-        self.pos += end + 2;
+        self.st.pos += end + 2;
         Ok(())
     }
 
@@ -353,7 +388,7 @@ impl<'a> Reader<'a> {
         if end > MAX_NAME_BYTES {
             return Err(self.err("a name too long"));
         }
-        self.pos += end;
+        self.st.pos += end;
         Ok(&rest[..end])
     }
 
@@ -367,18 +402,18 @@ impl<'a> Reader<'a> {
         let end = chars
             .find(|&(_, c)| !is_name_char(c))
             .map_or(rest.len(), |(i, _)| i);
-        self.pos += end;
+        self.st.pos += end;
         Some(&rest[..end])
     }
 
     /// A `QName`: the whole name, its prefix and its local part.
     fn qname(&mut self) -> Result<(&'a str, Option<&'a str>, &'a str), XmlError> {
-        let start = self.pos;
+        let start = self.st.pos;
         let first = self
             .ncname()
             .ok_or_else(|| self.err("an invalid element or attribute name"))?;
         let (prefix, local) = if self.peek() == Some(b':') {
-            self.pos += 1;
+            self.st.pos += 1;
             let local = self
                 .ncname()
                 .ok_or_else(|| self.err("failed to parse a QName"))?;
@@ -389,17 +424,17 @@ impl<'a> Reader<'a> {
         if self.peek() == Some(b':') {
             return Err(self.err("failed to parse a QName (a second colon)"));
         }
-        if self.pos - start > MAX_NAME_BYTES {
+        if self.st.pos - start > MAX_NAME_BYTES {
             return Err(self.err("a name too long"));
         }
-        Ok((&self.s[start..self.pos], prefix, local))
+        Ok((&self.s[start..self.st.pos], prefix, local))
     }
 
     fn lookup(&self, prefix: &str) -> Option<Rc<str>> {
         if prefix == "xml" {
             return Some(Rc::from(ns::XML));
         }
-        self.bindings
+        self.st.bindings
             .iter()
             .rev()
             .find(|(p, _)| &**p == prefix)
@@ -407,14 +442,14 @@ impl<'a> Reader<'a> {
     }
 
     fn start_tag(&mut self) -> Result<Event<'a>, XmlError> {
-        self.pos += 1;
+        self.st.pos += 1;
         let (qname, prefix, local) = self.qname()?;
         let mut raw: Vec<(&'a str, Option<&'a str>, &'a str, Cow<'a, str>)> = Vec::new();
         let empty = loop {
             let had_blank = self.blanks();
             match self.peek() {
                 Some(b'>') => {
-                    self.pos += 1;
+                    self.st.pos += 1;
                     break false;
                 }
                 Some(b'/') => {
@@ -439,10 +474,10 @@ impl<'a> Reader<'a> {
             }
             raw.push((aq, ap, al, value));
         };
-        if self.open.len() >= self.max_depth {
+        if self.st.open.len() >= self.st.max_depth {
             return Err(self.err("excessive depth in document"));
         }
-        let ns_mark = self.bindings.len();
+        let ns_mark = self.st.bindings.len();
         for (_, ap, al, value) in &raw {
             let declared: Option<&str> = match (ap, *al) {
                 (None, "xmlns") => Some(""),
@@ -462,11 +497,11 @@ impl<'a> Reader<'a> {
             }
             if p.is_empty() {
                 let uri = (!v.is_empty()).then(|| Rc::from(v));
-                self.bindings.push((Rc::from(""), uri));
+                self.st.bindings.push((Rc::from(""), uri));
             } else if v.is_empty() {
                 return Err(self.err("an empty namespace URI for a prefix"));
             } else if p != "xml" {
-                self.bindings.push((Rc::from(p), Some(Rc::from(v))));
+                self.st.bindings.push((Rc::from(p), Some(Rc::from(v))));
             }
         }
         let element_ns = match prefix {
@@ -504,14 +539,16 @@ impl<'a> Reader<'a> {
                 value,
             });
         }
-        let inherited = match self.open.last() {
+        let inherited = match self.st.open.last() {
             None => -1,
             Some(parent) if parent.space == -2 => -1,
             Some(parent) => parent.space,
         };
         self.child_node();
-        self.open.push(Open {
-            qname,
+        let qname_at = self.st.names.len();
+        self.st.names.push_str(qname);
+        self.st.open.push(Open {
+            qname_at,
             ns_mark,
             space: space.unwrap_or(inherited),
             has_children: false,
@@ -519,7 +556,7 @@ impl<'a> Reader<'a> {
             last_text: false,
             text_len: 0,
         });
-        self.pending_end = empty;
+        self.st.pending_end = empty;
         Ok(Event::Start(Element {
             ns: element_ns,
             local,
@@ -529,7 +566,7 @@ impl<'a> Reader<'a> {
 
     /// The parent gains a non-text child.
     fn child_node(&mut self) {
-        if let Some(parent) = self.open.last_mut() {
+        if let Some(parent) = self.st.open.last_mut() {
             parent.has_children = true;
             parent.last_text = false;
             parent.text_len = 0;
@@ -538,7 +575,7 @@ impl<'a> Reader<'a> {
 
     /// The parent gains text (`blank_path`: delivered through `areBlanks`).
     fn text_node(&mut self, len: usize, blank_path: bool) -> Result<(), XmlError> {
-        let Some(parent) = self.open.last_mut() else {
+        let Some(parent) = self.st.open.last_mut() else {
             return Ok(());
         };
         if !parent.has_children {
@@ -551,25 +588,26 @@ impl<'a> Reader<'a> {
             parent.space = -2;
         }
         if parent.text_len > MAX_TEXT_BYTES {
-            return Err(XmlError::at(self.pos, "a text node too long"));
+            return Err(XmlError::at(self.st.pos, "a text node too long"));
         }
         Ok(())
     }
 
     fn pop(&mut self) {
-        if let Some(o) = self.open.pop() {
-            self.bindings.truncate(o.ns_mark);
+        if let Some(o) = self.st.open.pop() {
+            self.st.bindings.truncate(o.ns_mark);
+            self.st.names.truncate(o.qname_at);
         }
-        if self.open.len() <= self.base && self.base == 0 {
-            self.state = State::Epilog;
+        if self.st.open.len() <= self.st.base && self.st.base == 0 {
+            self.st.state = State::Epilog;
         }
     }
 
     /// One step of element content; `None` when blank text was dropped.
     fn content(&mut self) -> Result<Option<Event<'a>>, XmlError> {
         let Some(b) = self.peek() else {
-            return if self.base > 0 && self.open.len() == self.base {
-                self.state = State::Done;
+            return if self.st.base > 0 && self.st.open.len() == self.st.base {
+                self.st.state = State::Done;
                 Ok(Some(Event::Eof))
             } else {
                 Err(self.err("premature end of data: an element is not closed"))
@@ -585,13 +623,13 @@ impl<'a> Reader<'a> {
                     self.child_node();
                     Ok(Some(Event::Node))
                 } else if rest.starts_with("<![CDATA[") {
-                    self.pos += 9;
+                    self.st.pos += 9;
                     let body = self.rest();
                     let end = memchr::memmem::find(body.as_bytes(), b"]]>")
                         .ok_or_else(|| self.err("an unclosed CDATA section"))?;
                     let text = &body[..end];
                     self.check_chars(text)?;
-                    self.pos += end + 3;
+                    self.st.pos += end + 3;
                     let text = normalize(text);
                     self.text_node(text.len(), false)?;
                     Ok(Some(Event::Text(text)))
@@ -611,14 +649,14 @@ impl<'a> Reader<'a> {
     }
 
     fn end_tag(&mut self) -> Result<Event<'a>, XmlError> {
-        self.pos += 2;
+        self.st.pos += 2;
         let (qname, ..) = self.qname()?;
         self.blanks();
         if !self.eat(">") {
             return Err(self.err("'>' expected to end an end tag"));
         }
-        match self.open.last() {
-            Some(top) if self.open.len() > self.base && top.qname == qname => {
+        match self.st.open.last() {
+            Some(top) if self.st.open.len() > self.st.base && self.st.names[top.qname_at..] == *qname => {
                 self.pop();
                 Ok(Event::End)
             }

@@ -5,6 +5,38 @@ use super::*;
 pub(crate) fn dump(bytes: &[u8]) -> Result<Vec<String>, XmlError> {
     let source = Source::new(bytes)?;
     let mut reader = source.reader(usize::MAX)?;
+    dump_events(&mut reader)
+}
+
+/// [`dump`] of the document streamed `chunk` bytes a read, the reasons
+/// ordered as [`with_part_stream`] orders them.
+fn dump_streamed(bytes: &[u8], chunk: usize) -> Result<Vec<String>, XmlError> {
+    let Some(skip) = chars::utf8_skip(&bytes[..bytes.len().min(1024)], bytes.len() <= 1024) else {
+        return dump(bytes);
+    };
+    let mut reader =
+        Reader::streamed(Box::new(Trickle(&bytes[skip..], chunk)), usize::MAX).reading(chunk);
+    let events = dump_events(&mut reader);
+    reader.drain();
+    if reader.invalid_utf8() {
+        return Err(not_valid("UTF-8"));
+    }
+    events
+}
+
+/// A stream that hands out at most `.1` bytes a read.
+struct Trickle<'a>(&'a [u8], usize);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.len().min(self.1).min(out.len());
+        out[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+fn dump_events(reader: &mut Reader<'_>) -> Result<Vec<String>, XmlError> {
     let mut out: Vec<String> = Vec::new();
     let mut text: Option<String> = None;
     loop {
@@ -35,12 +67,28 @@ pub(crate) fn dump(bytes: &[u8]) -> Result<Vec<String>, XmlError> {
     }
 }
 
+/// [`dump`], checked against the document streamed a byte at a time and a
+/// few bytes at a time.
+fn dump_both(bytes: &[u8]) -> Result<Vec<String>, XmlError> {
+    let whole = dump(bytes);
+    for chunk in [1, 3, 7, 4096] {
+        let streamed = dump_streamed(bytes, chunk);
+        assert_eq!(
+            streamed,
+            whole,
+            "{} in reads of {chunk}",
+            String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
+        );
+    }
+    whole
+}
+
 fn ok(xml: &str) -> Vec<String> {
-    dump(xml.as_bytes()).unwrap_or_else(|e| panic!("{xml}: {e}"))
+    dump_both(xml.as_bytes()).unwrap_or_else(|e| panic!("{xml}: {e}"))
 }
 
 fn refused(xml: &[u8]) -> bool {
-    dump(xml).is_err()
+    dump_both(xml).is_err()
 }
 
 #[test]
@@ -140,6 +188,60 @@ fn text_nodes_are_bounded_as_libxml2_bounds_them() {
     let at = |n: usize| format!("<a>{}</a>", "x".repeat(n));
     assert!(!refused(at(10_000_000).as_bytes()));
     assert!(refused(at(10_000_001).as_bytes()));
+}
+
+/// Pieces of markup, well-formed and not, that random documents are made of.
+const PIECES: [&[u8]; 34] = [
+    b"<a>", b"</a>", b"<b x='1>2' y=\"'\">", b"</b>", b"<c/>", b"<w:t xmlns:w=\"u\">",
+    b"</w:t>", b"text", b"  ", b"\r\n", b" \n\t", "é中".as_bytes(), b"&amp;", b"&#x4e2d;",
+    b"&e;", b"<!-- c -->", b"<![CDATA[x]]>", b"<?pi d?>", b"]]>", b"<", b">", b"\"", b"'",
+    b"x=\"y\"", b"--", b"\x01", b"\xff", b"\xe4\xb8", b"<d xml:space='preserve'>", b"</d>",
+    b"<!DOCTYPE r [<!ENTITY e \"v\">]>", b"<?xml version=\"1.0\"?>", b"<r>", b"</r>",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+    /// The window of a streamed part holds what each event needs: any
+    /// document, cut into reads of any size, reads as the whole text does,
+    /// errors and their offsets included.
+    #[test]
+    fn a_streamed_part_reads_as_the_whole_text(
+        picks in proptest::collection::vec(0..PIECES.len(), 0..40),
+        wrap in proptest::bool::ANY,
+        chunk in 1usize..9,
+    ) {
+        let mut doc: Vec<u8> = Vec::new();
+        if wrap {
+            doc.extend_from_slice(b"<r>");
+        }
+        for i in picks {
+            doc.extend_from_slice(PIECES[i]);
+        }
+        if wrap {
+            doc.extend_from_slice(b"</r>");
+        }
+        proptest::prop_assert_eq!(dump_streamed(&doc, chunk), dump(&doc));
+    }
+}
+
+#[test]
+fn markup_longer_than_a_read_is_read_whole() {
+    let long = "é".repeat(150_000);
+    let docs = [
+        format!("<a>{long}</a>"),
+        format!("<a b=\"{long}>\" c='x'>t</a>"),
+        format!("<a><!--{long}--><![CDATA[{long}]]><?p {long}?></a>"),
+        format!("<a>{}<b/>{}</a>", " ".repeat(200_000), "\n".repeat(100_000)),
+        format!("<?xml version=\"1.0\"?><!--{long}--><a/><!--{long}-->"),
+        format!("<a>{long}"),
+    ];
+    for doc in &docs {
+        let whole = dump(doc.as_bytes());
+        for chunk in [1000, 65_536, 1 << 20] {
+            assert_eq!(dump_streamed(doc.as_bytes(), chunk), whole);
+        }
+    }
 }
 
 /// Compares the reader with lxml on the cases of `$CTXGUARD_XML_CASES`

@@ -5,10 +5,10 @@ use super::super::chars::MAX_TEXT_BYTES;
 use super::super::chars::{is_name_char, is_name_start};
 use super::super::dtd::{ALLOWED_EXPANSION, MAX_AMPLIFICATION};
 use super::super::{char_ref, XmlError};
-use super::Reader;
+use super::Parser;
 use std::borrow::Cow;
 
-impl<'a> Reader<'a> {
+impl<'a> Parser<'a, '_> {
     /// A quoted attribute value, normalised as libxml2 does (entities expanded).
     pub(super) fn att_value(&mut self) -> Result<Cow<'a, str>, XmlError> {
         let quote = match self.peek() {
@@ -37,7 +37,7 @@ impl<'a> Reader<'a> {
         if value.len() > MAX_TEXT_BYTES {
             return Err(self.err("an attribute value too long"));
         }
-        self.pos += end + 2;
+        self.st.pos += end + 2;
         Ok(value)
     }
 
@@ -86,7 +86,7 @@ impl<'a> Reader<'a> {
                 continue;
             }
             valid_name(body).ok_or_else(|| self.err("a bad entity reference"))?;
-            match self.dtd.entities.get(body) {
+            match self.st.dtd.entities.get(body) {
                 Some(entity) => {
                     let value = entity
                         .value
@@ -107,7 +107,7 @@ impl<'a> Reader<'a> {
                     self.expand_attr(value, out, stack, false)?;
                     stack.pop();
                 }
-                None if self.dtd.lenient => {}
+                None if self.st.dtd.lenient => {}
                 None => return Err(self.err("an undeclared entity in an attribute value")),
             }
         }

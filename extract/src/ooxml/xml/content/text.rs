@@ -6,13 +6,13 @@ use super::super::chars::is_blank;
 use super::super::dtd::{ALLOWED_EXPANSION, MAX_AMPLIFICATION, REFERENCE_COST};
 use super::super::{char_ref, XmlError};
 use super::attrs::predefined;
-use super::{Event, Open, Reader, State};
+use super::{Event, Open, Parser, Saved, State};
 use std::borrow::Cow;
 use std::rc::Rc;
 
-impl<'a> Reader<'a> {
+impl<'a> Parser<'a, '_> {
     pub(super) fn reference(&mut self) -> Result<Event<'a>, XmlError> {
-        self.pos += 1;
+        self.st.pos += 1;
         if self.eat("#") {
             let rest = self.rest();
             let end = rest
@@ -20,7 +20,7 @@ impl<'a> Reader<'a> {
                 .ok_or_else(|| self.err("a character reference without ';'"))?;
             let c =
                 char_ref(&rest[..end]).ok_or_else(|| self.err("an invalid character reference"))?;
-            self.pos += end + 1;
+            self.st.pos += end + 1;
             self.text_node(c.len_utf8(), false)?;
             return Ok(Event::Text(Cow::Owned(c.to_string())));
         }
@@ -32,7 +32,7 @@ impl<'a> Reader<'a> {
             self.text_node(c.len_utf8(), false)?;
             return Ok(Event::Text(Cow::Owned(c.to_string())));
         }
-        let dtd = Rc::clone(&self.dtd);
+        let dtd = Rc::clone(&self.st.dtd);
         match dtd.entities.get(name) {
             Some(entity) if entity.unparsed => {
                 return Err(self.err("a reference to an unparsed entity"));
@@ -44,10 +44,10 @@ impl<'a> Reader<'a> {
                         entity.checked.set(true);
                     }
                     let cost = entity.size.get().saturating_add(REFERENCE_COST);
-                    self.expanded = self.expanded.saturating_add(cost);
+                    self.st.expanded = self.st.expanded.saturating_add(cost);
                     let total = dtd.expanded.get().saturating_add(cost);
                     dtd.expanded.set(total);
-                    if total > ALLOWED_EXPANSION && total / MAX_AMPLIFICATION > self.pos as u64 {
+                    if total > ALLOWED_EXPANSION && total / MAX_AMPLIFICATION > self.st.pos as u64 {
                         return Err(self.err("maximum entity amplification factor exceeded"));
                     }
                 }
@@ -62,27 +62,31 @@ impl<'a> Reader<'a> {
     /// libxml2 parses an entity's replacement text once, as content, when
     /// it is first referenced: it must be well-formed on its own.
     fn check_entity(&mut self, name: &str, value: &str) -> Result<(), XmlError> {
-        let dtd = Rc::clone(&self.dtd);
+        let dtd = Rc::clone(&self.st.dtd);
         if dtd.open.borrow().iter().any(|n| n == name) {
             return Err(self.err("detected an entity reference loop"));
         }
         dtd.open.borrow_mut().push(name.to_string());
-        let mut sub = Reader {
-            s: value,
+        let mut saved = Saved {
             pos: 0,
             state: State::Content,
             open: Vec::new(),
-            bindings: self.bindings.clone(),
+            names: String::new(),
+            bindings: self.st.bindings.clone(),
             dtd: Rc::clone(&dtd),
-            max_depth: self.max_depth,
+            max_depth: self.st.max_depth,
             pending_end: false,
-            base: self.open.len().max(1),
+            base: self.st.open.len().max(1),
             expanded: 0,
         };
-        for _ in 0..sub.base {
-            sub.open.push(Open {
-                qname: "",
-                ns_mark: sub.bindings.len(),
+        let mut sub = Parser {
+            s: value,
+            st: &mut saved,
+        };
+        for _ in 0..sub.st.base {
+            sub.st.open.push(Open {
+                qname_at: 0,
+                ns_mark: sub.st.bindings.len(),
                 space: -1,
                 has_children: false,
                 first_text: false,
@@ -96,7 +100,7 @@ impl<'a> Reader<'a> {
                 Ok(_) => {}
                 Err(e) => {
                     break Err(XmlError::at(
-                        self.pos,
+                        self.st.pos,
                         &format!("in entity '{name}': {}", e.what),
                     ))
                 }
@@ -106,14 +110,14 @@ impl<'a> Reader<'a> {
         if let Some(entity) = dtd.entities.get(name) {
             entity
                 .size
-                .set((value.len() as u64).saturating_add(sub.expanded));
+                .set((value.len() as u64).saturating_add(sub.st.expanded));
         }
         result
     }
 
     /// A run of character data up to the next `<` or `&`.
     pub(super) fn char_data(&mut self) -> Result<Option<Event<'a>>, XmlError> {
-        let start = self.pos;
+        let start = self.st.pos;
         let rest = self.rest();
         let len = memchr::memchr2(b'<', b'&', rest.as_bytes()).unwrap_or(rest.len());
         let seg = &rest[..len];
@@ -121,16 +125,16 @@ impl<'a> Reader<'a> {
         if memchr::memmem::find(seg.as_bytes(), b"]]>").is_some() {
             return Err(self.err("the sequence ']]>' is not allowed in content"));
         }
-        self.pos = start + len;
+        self.st.pos = start + len;
         let bytes = self.s.as_bytes();
-        let raw_end = bytes.get(self.pos).copied().unwrap_or(0);
-        let nxt = bytes.get(self.pos + 1).copied().unwrap_or(0);
-        let removable = self.open.last().is_some_and(|top| {
+        let raw_end = bytes.get(self.st.pos).copied().unwrap_or(0);
+        let nxt = bytes.get(self.st.pos + 1).copied().unwrap_or(0);
+        let removable = self.st.open.last().is_some_and(|top| {
             top.space != 1
                 && top.space != -2
                 && (!top.has_children || (!top.last_text && !top.first_text))
         });
-        let no_children = self.open.last().is_some_and(|top| !top.has_children);
+        let no_children = self.st.open.last().is_some_and(|top| !top.has_children);
         let drops = |raw: u8, at_end: bool| {
             removable
                 && (raw == b'<' || raw == b'\r')
