@@ -22,7 +22,10 @@ pub use batch::{parse_event_batch, BatchError, MAX_EVENTS_PER_BATCH};
 pub use compaction::{failure_reason, CompactionStatus, ContextCompaction, COMPACTION_TYPE};
 pub use context::ContextState;
 pub use event::{EventError, StatusEvent};
-pub use multiplex::{tag_with_session, untag, StreamCursor, MAX_STREAM_SESSIONS, SESSION_KEY};
+pub use multiplex::{
+    tag_with_session, untag, StreamCursor, CURSOR_ID_SEPARATOR, CURSOR_PAIRS_SEPARATOR,
+    MAX_STREAM_SESSIONS, SESSION_KEY, TAG_PREFIX,
+};
 pub use phase::{Phase, ReceivedPhase};
 pub use received::{ReceiveError, ReceivedStatus};
 pub use snapshot::{ContextMetricsSnapshot, UsageBreakdown};

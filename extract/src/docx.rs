@@ -103,7 +103,10 @@ fn read_main(
     sink: &mut dyn UnitSink,
 ) -> Result<(), DocumentError> {
     let fail = |reason: String| DocumentError::failed(Subject::Word, reason);
-    let mut stream = opened.pkg.stream(&opened.main).map_err(|e| fail(e.to_string()))?;
+    let mut stream = opened
+        .pkg
+        .stream(&opened.main)
+        .map_err(|e| fail(e.to_string()))?;
     let mut out = Output::new(limits.max_inflated_bytes, sink);
     with_part_stream(&mut stream, limits.max_xml_depth, |reader| {
         read_document(reader, &mut out)

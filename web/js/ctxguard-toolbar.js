@@ -20,14 +20,24 @@ const PREVIEW = "ctxguard-attachment-preview";
 const IN_BROWSER =
   typeof window !== "undefined" && typeof customElements !== "undefined" && typeof HTMLElement !== "undefined";
 
-/**
- * Strings of an event from this many characters cross into the module as themselves, not
- * inside its JSON text, so a 10 MB failure_reason is copied once, not five times (the Rust
- * side, js_text.rs, hands the same string back in `title`, the events and `state`).
- */
-const LONG_STRING = 4_096;
+// contract: generated from ctxguard-core and ctxguard-web (web/src/js_contract.rs); do not edit
+/** Strings of an event from this many characters cross into the module as themselves. */
+const LONG_STRING = 4096;
 /** Opens the placeholder of a string sent aside; a string that itself opens so is sent aside too. */
 const PLACEHOLDER = "\uF8FFctxguard-long:";
+/** Sessions one shared stream may name (the relay refuses more). */
+const MAX_SESSIONS = 100;
+/** How the relay's multi-session events start: the session's id follows, then its own JSON. */
+const SESSION_TAG = "{\"session\":\"";
+/** Joins the shared stream's cursor pairs. */
+const CURSOR_PAIRS = ",";
+/** Splits one cursor pair, `ID:N`, at its last occurrence. */
+const CURSOR_ID = ":";
+// contract: end
+
+// Strings of at least LONG_STRING characters cross into the module as themselves, not inside its
+// JSON text, so a 10 MB failure_reason is copied once, not five times (the Rust side,
+// js_text.rs, hands the same string back in `title`, the events and `state`).
 
 /**
  * `{text, long}`: the event's JSON text (as JSON.stringify makes it) with each long string
@@ -136,11 +146,8 @@ class PreviewWorker {
 const STATUS_EVENT = "response.status.updated";
 /** A group's changes within this long of each other cause one reopening (toolbars mounting together join as their /context replies arrive). */
 const REOPEN_MS = 150;
-/** Sessions (the relay's bound) and query characters (the relay takes 8 KiB targets) per shared stream. */
-const MAX_SESSIONS = 100;
+/** Query characters per shared stream (the relay takes 8 KiB targets; MAX_SESSIONS bounds its sessions). */
 const MAX_QUERY_CHARS = 7000;
-/** The length of the tag the relay puts first in each event's JSON: `{"session":"`. */
-const TAG_CHARS = 12;
 
 /** Closes `group`'s streams and opens new ones for its members' sessions. */
 function openGroup(group) {
@@ -159,7 +166,9 @@ function openGroup(group) {
   const flush = () => {
     if (!names.size) return;
     const mine = names;
-    const source = new EventSource(`${group.server}/api/events?${query}&last_event_id=${encodeURIComponent(cursor)}`);
+    const source = new EventSource(
+      `${group.server}/api/events?${query}&last_event_id=${encodeURIComponent(cursor.join(CURSOR_PAIRS))}`,
+    );
     const tell = (type) => {
       for (const m of [...group.members]) if (mine.has(m.session)) m.dispatchEvent(new Event(type));
     };
@@ -169,13 +178,15 @@ function openGroup(group) {
       tell("error");
     };
     source.addEventListener(STATUS_EVENT, ({ data, lastEventId }) => {
-      // `{"session":"ID",…}`: the session's own JSON with its name first; the cursor's pair for
-      // it is `ID:N` (split at its last ":").
-      const end = data.indexOf('"', TAG_CHARS);
-      const name = data.slice(TAG_CHARS, end);
+      // SESSION_TAG, the session's id, then the session's own JSON; the cursor's pair for it is
+      // `ID:N` (split at its last CURSOR_ID).
+      if (!data.startsWith(SESSION_TAG)) return;
+      const end = data.indexOf('"', SESSION_TAG.length);
+      const name = data.slice(SESSION_TAG.length, end);
       const json = `{${data.slice(end + (data[end + 1] === "," ? 2 : 1))}`;
-      const pair = lastEventId.split(",").find((p) => p.slice(0, p.lastIndexOf(":")) === name) ?? "";
-      const id = pair.slice(pair.lastIndexOf(":") + 1);
+      const pair =
+        lastEventId.split(CURSOR_PAIRS).find((p) => p.slice(0, p.lastIndexOf(CURSOR_ID)) === name) ?? "";
+      const id = pair.slice(pair.lastIndexOf(CURSOR_ID) + 1);
       for (const m of group.members) {
         if (m.session !== name) continue;
         if (id) m.last = id;
@@ -188,10 +199,10 @@ function openGroup(group) {
     cursor = [];
   };
   for (const [name, { token, last }] of sessions) {
-    if (names.size >= MAX_SESSIONS || query.length + cursor.join().length > MAX_QUERY_CHARS) flush();
+    if (names.size >= MAX_SESSIONS || query.length + cursor.join(CURSOR_PAIRS).length > MAX_QUERY_CHARS) flush();
     names.add(name);
     query += `${query && "&"}session=${encodeURIComponent(name)}${token ? `&token=${encodeURIComponent(token)}` : ""}`;
-    if (last) cursor.push(`${name}:${last}`);
+    if (last) cursor.push(`${name}${CURSOR_ID}${last}`);
   }
   flush();
 }

@@ -32,6 +32,7 @@ pub mod attachment_budget;
 pub mod backoff;
 pub mod config;
 pub mod i18n;
+pub mod js_contract;
 pub mod json;
 pub mod machine;
 pub mod public_state;

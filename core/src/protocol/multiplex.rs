@@ -21,7 +21,13 @@ pub const MAX_STREAM_SESSIONS: usize = 100;
 pub const SESSION_KEY: &str = "session";
 
 /// How every tagged event starts (keep in sync with [`SESSION_KEY`]).
-const TAG_PREFIX: &str = "{\"session\":\"";
+pub const TAG_PREFIX: &str = "{\"session\":\"";
+
+/// Joins a cursor's pairs (a session id never holds it).
+pub const CURSOR_PAIRS_SEPARATOR: char = ',';
+
+/// Splits one cursor pair, `<session>:<n>`, at its last occurrence.
+pub const CURSOR_ID_SEPARATOR: char = ':';
 
 /// `data` (a session's event JSON) with `"session":"<session>"` as its first
 /// key. `session` must be a valid session id (no character needs escaping).
@@ -77,8 +83,8 @@ impl StreamCursor {
     /// not a `u64` is skipped; a session named twice keeps its first id. O(len).
     pub fn parse(text: &str) -> Self {
         let mut cursor = StreamCursor::new();
-        for pair in text.split(',') {
-            let Some((session, id)) = pair.trim().rsplit_once(':') else {
+        for pair in text.split(CURSOR_PAIRS_SEPARATOR) {
+            let Some((session, id)) = pair.trim().rsplit_once(CURSOR_ID_SEPARATOR) else {
                 continue;
             };
             let Ok(id) = id.parse::<u64>() else { continue };
@@ -115,9 +121,9 @@ impl fmt::Display for StreamCursor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, (session, id)) in self.pairs.iter().enumerate() {
             if i > 0 {
-                f.write_str(",")?;
+                write!(f, "{CURSOR_PAIRS_SEPARATOR}")?;
             }
-            write!(f, "{session}:{id}")?;
+            write!(f, "{session}{CURSOR_ID_SEPARATOR}{id}")?;
         }
         Ok(())
     }

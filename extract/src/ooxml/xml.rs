@@ -31,8 +31,8 @@ mod uri;
 
 pub(crate) use content::{Element, Event};
 pub(crate) use reader::Reader;
-pub(crate) use streamed::{with_part_stream, PartError};
 use std::borrow::Cow;
+pub(crate) use streamed::{with_part_stream, PartError};
 use thiserror::Error;
 
 /// Why a part is not XML as lxml reads it.

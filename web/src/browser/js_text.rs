@@ -13,6 +13,7 @@
 //! that string back out, found by the record's identity, so no output copies
 //! or compares the text.
 
+use crate::js_contract::{LONG_CHARS, PLACEHOLDER_PREFIX};
 use ctxguard_core::protocol::ContextCompaction;
 use js_sys::{Array, JsString, Reflect};
 use serde::Serialize;
@@ -40,14 +41,6 @@ extern "C" {
     #[wasm_bindgen(method, getter)]
     fn written(this: &EncodeResult) -> u32;
 }
-
-/// Strings from this many characters (UTF-16 units in JavaScript) cross as themselves, not
-/// inside JSON text. Keep in step with `LONG_STRING` in `ctxguard-toolbar.js`.
-pub const LONG_CHARS: usize = 4_096;
-
-/// Starts every placeholder, and every string the JavaScript side sent aside because it
-/// starts so (a private-use character no event text has reason to open with).
-pub const PLACEHOLDER_PREFIX: &str = "\u{F8FF}ctxguard-long:";
 
 /// Where a status event carries the failure reason, as a JSON pointer.
 pub const REASON_POINTER: &str = "/context_compaction/failure_reason";

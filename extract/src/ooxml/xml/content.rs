@@ -434,7 +434,8 @@ impl<'a> Parser<'a, '_> {
         if prefix == "xml" {
             return Some(Rc::from(ns::XML));
         }
-        self.st.bindings
+        self.st
+            .bindings
             .iter()
             .rev()
             .find(|(p, _)| &**p == prefix)
@@ -656,7 +657,9 @@ impl<'a> Parser<'a, '_> {
             return Err(self.err("'>' expected to end an end tag"));
         }
         match self.st.open.last() {
-            Some(top) if self.st.open.len() > self.st.base && self.st.names[top.qname_at..] == *qname => {
+            Some(top)
+                if self.st.open.len() > self.st.base && self.st.names[top.qname_at..] == *qname =>
+            {
                 self.pop();
                 Ok(Event::End)
             }

@@ -121,12 +121,14 @@ impl<'a> Reader<'a> {
             text.drain(..pos);
             self.offset += pos;
             self.saved.rebase(pos);
-            let ended = input.read_into(text, want, &mut self.invalid_utf8).map_err(|e| {
-                XmlError::at(
-                    self.offset + text.len(),
-                    &format!("the part could not be read: {e}"),
-                )
-            })?;
+            let ended = input
+                .read_into(text, want, &mut self.invalid_utf8)
+                .map_err(|e| {
+                    XmlError::at(
+                        self.offset + text.len(),
+                        &format!("the part could not be read: {e}"),
+                    )
+                })?;
             if ended {
                 self.input = None;
             }
