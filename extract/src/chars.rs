@@ -24,8 +24,12 @@ fn resolve(n: i64, length: i64) -> usize {
 
 /// `s[:n]` with Python's rules (a negative `n` counts from the end).
 pub fn prefix(s: &str, n: i64) -> &str {
-    let end = resolve(n, len(s));
-    &s[..byte_offset(s, end)]
+    match usize::try_from(n) {
+        // A text of at most `n` bytes has at most `n` code points: nothing to count.
+        Ok(n) if s.len() <= n => s,
+        Ok(n) => &s[..byte_offset(s, n)],
+        Err(_) => &s[..byte_offset(s, resolve(n, len(s)))],
+    }
 }
 
 /// `s[start:end]` with Python's rules.

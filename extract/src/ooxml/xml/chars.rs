@@ -8,6 +8,37 @@ pub(super) fn is_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
+/// The first character of `text` that is not a `Char`. In UTF-8 only C0
+/// controls and U+FFFE/U+FFFF (led by `0xEF`) can be one, so 64 bytes at a
+/// time are looked at for those bytes and only a block holding one is read
+/// character by character.
+pub(super) fn first_invalid(text: &str) -> Option<char> {
+    const BLOCK: usize = 64;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = (at + BLOCK).min(bytes.len());
+        let flagged = bytes[at..end]
+            .iter()
+            .fold(false, |acc, &b| acc | (b < 0x20 && !is_blank(b)) | (b == 0xEF));
+        if flagged {
+            let mut from = at;
+            while !text.is_char_boundary(from) {
+                from -= 1;
+            }
+            let mut to = end;
+            while !text.is_char_boundary(to) {
+                to += 1;
+            }
+            if let Some(c) = text[from..to].chars().find(|&c| !is_char(c)) {
+                return Some(c);
+            }
+        }
+        at = end;
+    }
+    None
+}
+
 /// `S`: the four blank characters.
 pub(super) fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
@@ -211,6 +242,20 @@ mod tests {
             Err(DecodeError::Unsupported(_))
         ));
         assert_eq!(decode(b"<a>\xff</a>"), Err(DecodeError::Invalid("UTF-8")));
+    }
+
+    #[test]
+    fn the_first_character_that_is_not_a_char_is_found() {
+        let mut text = "中".repeat(40) + "\u{FF0C}ok";
+        assert_eq!(first_invalid(&text), None);
+        text.push('\u{FFFF}');
+        text.push('\u{1}');
+        assert_eq!(first_invalid(&text), Some('\u{FFFF}'));
+        assert_eq!(first_invalid(&format!("{}\u{1F}\u{FFFE}", "a".repeat(63))), Some('\u{1F}'));
+        for n in 0..130 {
+            let t = format!("{}\u{FFFE}", "é".repeat(n));
+            assert_eq!(first_invalid(&t), Some('\u{FFFE}'), "{n}");
+        }
     }
 
     #[test]

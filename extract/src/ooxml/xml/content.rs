@@ -2,7 +2,7 @@
 //! blank-text heuristic of libxml2's `areBlanks`.
 
 use super::chars::{
-    is_blank, is_char, is_name_char, is_name_start, MAX_NAME_BYTES, MAX_TEXT_BYTES,
+    first_invalid, is_blank, is_name_char, is_name_start, MAX_NAME_BYTES, MAX_TEXT_BYTES,
 };
 use super::dtd::{self, Dtd};
 use super::{ns, XmlError};
@@ -361,14 +361,7 @@ impl<'a> Parser<'a, '_> {
 
     /// Every character of `text` is an XML `Char`.
     fn check_chars(&self, text: &str) -> Result<(), XmlError> {
-        let bad = if text.is_ascii() {
-            text.bytes()
-                .find(|&b| b < 0x20 && !is_blank(b))
-                .map(char::from)
-        } else {
-            text.chars().find(|&c| !is_char(c))
-        };
-        match bad {
+        match first_invalid(text) {
             Some(c) => Err(self.err(&format!("invalid character U+{:04X}", c as u32))),
             None => Ok(()),
         }

@@ -122,7 +122,9 @@ impl<'a> Parser<'a, '_> {
         let len = memchr::memchr2(b'<', b'&', rest.as_bytes()).unwrap_or(rest.len());
         let seg = &rest[..len];
         self.check_chars(seg)?;
-        if memchr::memmem::find(seg.as_bytes(), b"]]>").is_some() {
+        if memchr::memchr(b']', seg.as_bytes()).is_some()
+            && memchr::memmem::find(seg.as_bytes(), b"]]>").is_some()
+        {
             return Err(self.err("the sequence ']]>' is not allowed in content"));
         }
         self.st.pos = start + len;
