@@ -286,9 +286,6 @@ impl Class {
 }
 
 #[cfg(test)]
-mod hand_written;
-
-#[cfg(test)]
 mod tests {
     use super::*;
 
