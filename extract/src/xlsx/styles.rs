@@ -250,6 +250,20 @@ mod tests {
         ] {
             assert!(matches!(outcome(&xf(inner)), Outcome::Fail(_)), "{inner}");
         }
+        let side = BASE.replace(
+            "<border/>",
+            "<border><left><style>thin</style></left></border>",
+        );
+        let table = r#"<tableStyles count="1"><tableStyle name="T"><tableStyleElement><type>wholeTable</type></tableStyleElement></tableStyle></tableStyles>"#;
+        for stylesheet in [
+            format!(r#"{side}<cellXfs count="1"><xf numFmtId="0"/></cellXfs>"#),
+            format!(r#"{BASE}<cellXfs count="1"><xf numFmtId="0"/></cellXfs>{table}"#),
+        ] {
+            assert!(
+                matches!(outcome(&stylesheet), Outcome::Fail(_)),
+                "{stylesheet}"
+            );
+        }
         // A property, an attribute without a descriptor: the child is skipped.
         assert!(matches!(
             outcome(&xf("<applyAlignment>x</applyAlignment>")),
