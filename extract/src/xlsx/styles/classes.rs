@@ -292,6 +292,10 @@ mod tests {
     #[test]
     fn generated_table_reads_whole() {
         let table = parse(TABLE).expect("the committed table parses");
+        // Rows are found by discriminant: ALL lists the classes in declaration order.
+        for (i, class) in Class::ALL.into_iter().enumerate() {
+            assert_eq!(class as usize, i, "{}", class.name());
+        }
         assert!(table.poisons.contains("from_tree") && table.poisons.contains("to_tree"));
         assert_eq!(Class::Font.alias("bold"), Some("b"));
         assert!(Class::PatternFill.is_a(Class::Fill) && !Class::Fill.is_a(Class::PatternFill));
