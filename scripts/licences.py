@@ -73,7 +73,7 @@ DERIVED = [
      "text": "licences/adobe-glyph-list.txt"},
     {"crate": "ctxguard-extract", "name": "openpyxl 3.1.5", "licence": "MIT",
      "url": "https://foss.heptapod.net/openpyxl/openpyxl", "copyright": "Copyright (c) 2010 openpyxl",
-     "what": "`extract/src/xlsx/`: its reading rules, number formats and class parameters (`sheet_classes.tsv`)",
+     "what": "`extract/src/xlsx/`: its reading rules, number formats and class parameters (`sheet_classes.tsv`, `styles/classes.tsv`)",
      "text": "licences/openpyxl.txt"},
     {"crate": "ctxguard-extract", "name": "python-docx 1.2.0", "licence": "MIT",
      "url": "https://github.com/python-openxml/python-docx", "copyright": "Copyright (c) 2013 Steve Canny",

@@ -237,6 +237,51 @@ mod tests {
     }
 
     #[test]
+    fn children_follow_the_reference_classes_attributes() {
+        let xf = |inner: &str| {
+            format!(r#"{BASE}<cellXfs count="1"><xf numFmtId="0">{inner}</xf></cellXfs>"#)
+        };
+        // A set descriptor has no expected_type, a method none either: from_tree raises AttributeError.
+        for inner in [
+            "<alignment><horizontal>left</horizontal></alignment>",
+            "<mro/>",
+            "<__init__/>",
+            "<protection><__doc__/></protection>",
+        ] {
+            assert!(matches!(outcome(&xf(inner)), Outcome::Fail(_)), "{inner}");
+        }
+        let side = BASE.replace(
+            "<border/>",
+            "<border><left><style>thin</style></left></border>",
+        );
+        let table = r#"<tableStyles count="1"><tableStyle name="T"><tableStyleElement><type>wholeTable</type></tableStyleElement></tableStyle></tableStyles>"#;
+        for stylesheet in [
+            format!(r#"{side}<cellXfs count="1"><xf numFmtId="0"/></cellXfs>"#),
+            format!(r#"{BASE}<cellXfs count="1"><xf numFmtId="0"/></cellXfs>{table}"#),
+        ] {
+            assert!(
+                matches!(outcome(&stylesheet), Outcome::Fail(_)),
+                "{stylesheet}"
+            );
+        }
+        // A property, an attribute without a descriptor: the child is skipped.
+        assert!(matches!(
+            outcome(&xf("<applyAlignment>x</applyAlignment>")),
+            Outcome::Styles(_)
+        ));
+        let dxf = r#"<cellXfs count="1"><xf numFmtId="0"/></cellXfs><dxfs><dxf><extLst><ext/></extLst></dxf></dxfs>"#;
+        assert!(matches!(
+            outcome(&format!("{BASE}{dxf}")),
+            Outcome::Styles(_)
+        ));
+        // Where the stylesheet's ExtensionList is read, the missing uri refuses it.
+        assert!(matches!(
+            outcome(&xf("<extLst><ext/></extLst>")),
+            Outcome::Fail(_)
+        ));
+    }
+
+    #[test]
     fn no_cell_formats_means_defaults() {
         assert_eq!(outcome(""), Outcome::Styles(Formats::default()));
     }

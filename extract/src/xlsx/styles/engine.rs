@@ -2,7 +2,7 @@
 //! stylesheet classes: what each value becomes, and which Python error a bad
 //! one raises (classified as the repair or the refusal).
 
-use super::classes::Class;
+use super::classes::{Class, Descriptor};
 use crate::xlsx::pynum::{parse_float, PyInt};
 use crate::xlsx::xml::Node;
 
@@ -48,37 +48,6 @@ impl Obj {
             .find(|(k, _)| k == key)
             .map_or(&PyValue::None, |(_, v)| v)
     }
-}
-
-/// How a descriptor checks and converts what it is given.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Descriptor {
-    /// `String()`: a `str` (or `None` when allowed).
-    Str(bool),
-    /// `Typed(expected_type=class)`.
-    Typed(Class, bool),
-    /// `Integer()`.
-    Int(bool),
-    /// `Float()`.
-    Float(bool),
-    /// `Bool()`: anything converts.
-    Bool,
-    /// `MinMax(min, max)` over floats.
-    MinMax(f64, f64, bool),
-    /// `Set(values)` (or `NoneSet` when the flag is set).
-    Set(&'static [&'static str], bool),
-    /// `Sequence(expected_type=class)`.
-    Seq(Class),
-    /// `NestedSequence(expected_type=class)`: the container's children.
-    NestedSeq(Class),
-    /// A nested `val` attribute checked as the inner kind.
-    Nested(&'static Descriptor),
-    /// `NestedBool`: `val`, or true when absent.
-    NestedBool,
-    /// `ColorDescriptor`: a string becomes `Color(rgb=…)`.
-    Color(bool),
-    /// `RGB()`.
-    Rgb,
 }
 
 /// Python's reserved words, which `from_tree` prefixes with `_`.
@@ -133,7 +102,7 @@ fn python_name(name: &str) -> String {
 }
 
 /// `desc.__set__` for one value of class `owner`.
-fn check(owner: Class, field: &str, kind: Descriptor, value: PyValue) -> StyleResult<PyValue> {
+fn check(owner: Class, field: &str, kind: &Descriptor, value: PyValue) -> StyleResult<PyValue> {
     let typed_error = || {
         let msg = format!("{}.{field} has the wrong type", owner.name());
         if owner.in_styles() {
@@ -146,16 +115,16 @@ fn check(owner: Class, field: &str, kind: Descriptor, value: PyValue) -> StyleRe
     match kind {
         Descriptor::Str(none) => match value {
             PyValue::Str(_) => Ok(value),
-            PyValue::None if none => Ok(PyValue::None),
+            PyValue::None if *none => Ok(PyValue::None),
             _ => Err(typed_error()),
         },
         Descriptor::Typed(class, none) => match &value {
-            PyValue::Obj(o) if o.class.is_a(class) => Ok(value),
-            PyValue::None if none => Ok(PyValue::None),
+            PyValue::Obj(o) if o.class.is_a(*class) => Ok(value),
+            PyValue::None if *none => Ok(PyValue::None),
             _ => Err(typed_error()),
         },
         Descriptor::Int(none) => match &value {
-            PyValue::None if none => Ok(PyValue::None),
+            PyValue::None if *none => Ok(PyValue::None),
             PyValue::Str(s) => PyInt::parse(s)
                 .map(|_| value.clone())
                 .ok_or_else(convert_error),
@@ -163,7 +132,7 @@ fn check(owner: Class, field: &str, kind: Descriptor, value: PyValue) -> StyleRe
             _ => Err(convert_error()),
         },
         Descriptor::Float(none) => match &value {
-            PyValue::None if none => Ok(PyValue::None),
+            PyValue::None if *none => Ok(PyValue::None),
             PyValue::Str(s) => parse_float(s)
                 .map(|_| value.clone())
                 .ok_or_else(convert_error),
@@ -173,19 +142,19 @@ fn check(owner: Class, field: &str, kind: Descriptor, value: PyValue) -> StyleRe
         Descriptor::Bool | Descriptor::NestedBool => Ok(value),
         Descriptor::MinMax(min, max, none) => {
             let f = match &value {
-                PyValue::None if none => return Ok(PyValue::None),
+                PyValue::None if *none => return Ok(PyValue::None),
                 PyValue::Str(s) => parse_float(s).ok_or_else(convert_error)?,
                 PyValue::True => 1.0,
                 _ => return Err(convert_error()),
             };
-            if f < min || f > max {
+            if f < *min || f > *max {
                 return fail(format!("{}.{field} {f} is out of range", owner.name()));
             }
             Ok(value)
         }
         Descriptor::Set(values, none_set) => match &value {
-            PyValue::Str(s) if none_set && s == "none" => Ok(PyValue::None),
-            PyValue::None if none_set => Ok(PyValue::None),
+            PyValue::Str(s) if *none_set && s == "none" => Ok(PyValue::None),
+            PyValue::None if *none_set => Ok(PyValue::None),
             PyValue::Str(s) if values.contains(&s.as_str()) => Ok(value),
             _ => fail(format!("{}.{field} is not one of its values", owner.name())),
         },
@@ -193,8 +162,8 @@ fn check(owner: Class, field: &str, kind: Descriptor, value: PyValue) -> StyleRe
             PyValue::List(items) => {
                 for item in &items {
                     match item {
-                        PyValue::Obj(o) if o.class.is_a(class) => {}
-                        PyValue::None if class == Class::Fill => {
+                        PyValue::Obj(o) if o.class.is_a(*class) => {}
+                        PyValue::None if *class == Class::Fill => {
                             return repair("expected <class 'openpyxl.styles.fills.Fill'>")
                         }
                         _ => {}
@@ -205,7 +174,7 @@ fn check(owner: Class, field: &str, kind: Descriptor, value: PyValue) -> StyleRe
             PyValue::None => Ok(PyValue::List(Vec::new())),
             _ => fail(format!("{}.{field} must be a sequence", owner.name())),
         },
-        Descriptor::Nested(inner) => check(owner, field, *inner, value),
+        Descriptor::Nested(inner) => check(owner, field, inner, value),
         Descriptor::Color(none) => match value {
             PyValue::Str(s) => {
                 check_rgb(&s)?;
@@ -214,7 +183,7 @@ fn check(owner: Class, field: &str, kind: Descriptor, value: PyValue) -> StyleRe
                     fields: vec![("rgb".into(), PyValue::Str(s))],
                 }))
             }
-            PyValue::None if none => Ok(PyValue::None),
+            PyValue::None if *none => Ok(PyValue::None),
             PyValue::Obj(o) if o.class == Class::Color => Ok(PyValue::Obj(o)),
             _ => Err(typed_error()),
         },
@@ -257,10 +226,10 @@ fn collect(node: &Node, class: Class, depth: usize) -> StyleResult<Vec<(String, 
     }
     for child in &node.children {
         let tag = python_name(child.local());
+        if class.poisons(&tag) {
+            return fail(format!("<{tag}> cannot be read into {}", class.name()));
+        }
         let Some(kind) = class.desc(&tag) else {
-            if class.poisons(&tag) {
-                return fail(format!("<{tag}> cannot be read into {}", class.name()));
-            }
             continue;
         };
         let obj = match kind {
@@ -274,12 +243,12 @@ fn collect(node: &Node, class: Class, depth: usize) -> StyleResult<Vec<(String, 
                 let items: StyleResult<Vec<PyValue>> = child
                     .children
                     .iter()
-                    .map(|c| from_tree(c, inner, depth + 1))
+                    .map(|c| from_tree(c, *inner, depth + 1))
                     .collect();
                 PyValue::List(items?)
             }
             Descriptor::Typed(inner, _) | Descriptor::Seq(inner) => {
-                from_tree(child, inner, depth + 1)?
+                from_tree(child, *inner, depth + 1)?
             }
             Descriptor::Color(_) => from_tree(child, Class::Color, depth + 1)?,
             _ => child.text.clone().map_or(PyValue::None, PyValue::Str),
@@ -371,31 +340,12 @@ fn pattern_fill(node: &Node, depth: usize) -> StyleResult<PyValue> {
     construct(Class::PatternFill, attrib)
 }
 
-/// Aliased parameters and the descriptor they set.
-fn alias(class: Class, param: &str) -> Option<&'static str> {
-    Some(match (class, param) {
-        (Class::Font, "size") => "sz",
-        (Class::Font, "bold") => "b",
-        (Class::Font, "italic") => "i",
-        (Class::Font, "underline") => "u",
-        (Class::Font, "strikethrough") => "strike",
-        (Class::PatternFill, "fill_type") => "patternType",
-        (Class::PatternFill, "start_color") => "fgColor",
-        (Class::PatternFill, "end_color") => "bgColor",
-        (Class::Alignment, "text_rotation") => "textRotation",
-        (Class::Alignment, "wrap_text") => "wrapText",
-        (Class::Alignment, "shrink_to_fit") => "shrinkToFit",
-        (Class::Side, "border_style") => "style",
-        _ => return None,
-    })
-}
-
 /// `cls(**attrib)`: the constructor's checks, parameters in order.
 fn construct(class: Class, mut attrib: Vec<(String, PyValue)>) -> StyleResult<PyValue> {
     take_kwargs(class, &attrib)?;
     // Aliases given override their targets.
     for param in class.params() {
-        if let Some(target) = alias(class, param) {
+        if let Some(target) = class.alias(param) {
             if let Some(v) = arg(&attrib, param).cloned().filter(|v| *v != PyValue::None) {
                 attrib.retain(|(k, _)| k != target && k != param);
                 attrib.push((target.to_string(), v));
@@ -409,20 +359,20 @@ fn construct(class: Class, mut attrib: Vec<(String, PyValue)>) -> StyleResult<Py
             if let Some(v) = given("index").or_else(|| given("indexed")) {
                 fields.push((
                     "indexed".into(),
-                    check(class, "indexed", Descriptor::Int(false), v)?,
+                    check(class, "indexed", &Descriptor::Int(false), v)?,
                 ));
             } else if let Some(v) = given("theme") {
                 fields.push((
                     "theme".into(),
-                    check(class, "theme", Descriptor::Int(false), v)?,
+                    check(class, "theme", &Descriptor::Int(false), v)?,
                 ));
             } else if given("auto").is_some() {
             } else {
                 let rgb = given("rgb").unwrap_or(PyValue::Str("00000000".into()));
-                fields.push(("rgb".into(), check(class, "rgb", Descriptor::Rgb, rgb)?));
+                fields.push(("rgb".into(), check(class, "rgb", &Descriptor::Rgb, rgb)?));
             }
             if let Some(t) = given("tint") {
-                check(class, "tint", Descriptor::MinMax(-1.0, 1.0, false), t)?;
+                check(class, "tint", &Descriptor::MinMax(-1.0, 1.0, false), t)?;
             }
         }
         Class::Stop => {
@@ -433,13 +383,13 @@ fn construct(class: Class, mut attrib: Vec<(String, PyValue)>) -> StyleResult<Py
             let position = check(
                 class,
                 "position",
-                Descriptor::MinMax(0.0, 1.0, false),
+                &Descriptor::MinMax(0.0, 1.0, false),
                 position.clone(),
             )?;
             fields.push(("position".into(), position));
             fields.push((
                 "color".into(),
-                check(class, "color", Descriptor::Color(false), color.clone())?,
+                check(class, "color", &Descriptor::Color(false), color.clone())?,
             ));
         }
         Class::Alignment => {
