@@ -40,20 +40,27 @@ pub enum PackageError {
     },
 }
 
-/// A source read as a seekable stream through a small buffer (what the zip
-/// crate reads an archive through).
+/// A source read as a seekable stream through a buffer (what the zip crate
+/// reads an archive through): small where the reads jump (headers), growing
+/// while they run on from where the last one ended (a member's data), so a
+/// big part takes a few large reads, not thousands of small ones (each read
+/// of a browser's `Blob` has a fixed cost).
 pub struct SourceCursor<'a> {
     source: &'a dyn Source,
     pos: u64,
     buf: Vec<u8>,
+    /// How much the next refill reads.
+    next_fill: usize,
     /// The source offset of `buf[0]`; `buf` holds `buf_len` valid bytes.
     buf_at: u64,
     buf_len: usize,
 }
 
-/// The cursor's buffer: small, since the zip crate reads headers in small pieces
-/// and member data through its own buffers.
+/// The cursor's first buffer: small, since the zip crate reads headers in small pieces.
 const CURSOR_BUFFER_BYTES: usize = 64 * 1024;
+
+/// The most a run of consecutive refills grows the buffer to.
+const CURSOR_BUFFER_MAX_BYTES: usize = 1024 * 1024;
 
 impl<'a> SourceCursor<'a> {
     /// A cursor at the start of `source`.
@@ -62,6 +69,7 @@ impl<'a> SourceCursor<'a> {
             source,
             pos: 0,
             buf: Vec::new(),
+            next_fill: CURSOR_BUFFER_BYTES,
             buf_at: 0,
             buf_len: 0,
         }
@@ -75,7 +83,14 @@ impl Read for SourceCursor<'_> {
         }
         let in_buf = self.pos >= self.buf_at && self.pos < self.buf_at + self.buf_len as u64;
         if !in_buf {
-            if out.len() >= CURSOR_BUFFER_BYTES {
+            // Reading on from the end of the last refill: a stream; elsewhere: a jump.
+            let runs_on = self.buf_len > 0 && self.pos == self.buf_at + self.buf_len as u64;
+            self.next_fill = if runs_on {
+                (self.next_fill * 2).min(CURSOR_BUFFER_MAX_BYTES)
+            } else {
+                CURSOR_BUFFER_BYTES
+            };
+            if out.len() >= self.next_fill {
                 let n = self
                     .source
                     .read_at(self.pos, out)
@@ -83,12 +98,12 @@ impl Read for SourceCursor<'_> {
                 self.pos += n as u64;
                 return Ok(n);
             }
-            if self.buf.is_empty() {
-                self.buf = vec![0; CURSOR_BUFFER_BYTES];
+            if self.buf.len() < self.next_fill {
+                self.buf.resize(self.next_fill, 0);
             }
             let n = self
                 .source
-                .read_at(self.pos, &mut self.buf)
+                .read_at(self.pos, &mut self.buf[..self.next_fill])
                 .map_err(io::Error::other)?;
             self.buf_at = self.pos;
             self.buf_len = n.min(self.buf.len());
@@ -442,6 +457,51 @@ pub(crate) mod testing {
 mod tests {
     use super::testing::zip_of;
     use super::*;
+
+    /// A source that counts its reads.
+    struct Counted(Vec<u8>, std::cell::Cell<usize>);
+
+    impl crate::source::Source for Counted {
+        fn len(&self) -> u64 {
+            self.0.len() as u64
+        }
+
+        fn read_at(
+            &self,
+            offset: u64,
+            buf: &mut [u8],
+        ) -> Result<usize, crate::source::SourceError> {
+            self.1.set(self.1.get() + 1);
+            let rest = self.0.get(offset as usize..).unwrap_or_default();
+            let n = rest.len().min(buf.len());
+            buf[..n].copy_from_slice(&rest[..n]);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_run_of_reads_grows_the_cursor_buffer_and_a_jump_shrinks_it() {
+        let data: Vec<u8> = (0..20_000_000u32).map(|i| (i % 251) as u8).collect();
+        let source = Counted(data.clone(), std::cell::Cell::new(0));
+        let mut cursor = SourceCursor::new(&source);
+        let mut out = Vec::new();
+        let mut piece = [0u8; 32 * 1024];
+        loop {
+            let n = cursor.read(&mut piece).expect("reads");
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&piece[..n]);
+        }
+        assert!(out == data, "the bytes read are the source's");
+        // 64 KiB, 128 KiB, … 1 MiB, then 1 MiB a read: 24 reads, not 306.
+        assert!(source.1.get() < 30, "{} reads", source.1.get());
+        cursor.seek(SeekFrom::Start(5)).expect("seeks");
+        let mut small = [0u8; 10];
+        cursor.read(&mut small).expect("reads");
+        assert_eq!(cursor.next_fill, CURSOR_BUFFER_BYTES, "a jump reads little");
+        assert_eq!(&small[..], &data[5..15]);
+    }
 
     #[test]
     fn members_are_listed_and_read() {

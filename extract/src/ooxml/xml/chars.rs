@@ -18,9 +18,9 @@ pub(super) fn first_invalid(text: &str) -> Option<char> {
     let mut at = 0;
     while at < bytes.len() {
         let end = (at + BLOCK).min(bytes.len());
-        let flagged = bytes[at..end]
-            .iter()
-            .fold(false, |acc, &b| acc | (b < 0x20 && !is_blank(b)) | (b == 0xEF));
+        let flagged = bytes[at..end].iter().fold(false, |acc, &b| {
+            acc | (b < 0x20 && !is_blank(b)) | (b == 0xEF)
+        });
         if flagged {
             let mut from = at;
             while !text.is_char_boundary(from) {
@@ -251,7 +251,10 @@ mod tests {
         text.push('\u{FFFF}');
         text.push('\u{1}');
         assert_eq!(first_invalid(&text), Some('\u{FFFF}'));
-        assert_eq!(first_invalid(&format!("{}\u{1F}\u{FFFE}", "a".repeat(63))), Some('\u{1F}'));
+        assert_eq!(
+            first_invalid(&format!("{}\u{1F}\u{FFFE}", "a".repeat(63))),
+            Some('\u{1F}')
+        );
         for n in 0..130 {
             let t = format!("{}\u{FFFE}", "é".repeat(n));
             assert_eq!(first_invalid(&t), Some('\u{FFFE}'), "{n}");
