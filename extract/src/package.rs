@@ -498,7 +498,7 @@ mod tests {
         assert!(source.1.get() < 30, "{} reads", source.1.get());
         cursor.seek(SeekFrom::Start(5)).expect("seeks");
         let mut small = [0u8; 10];
-        cursor.read(&mut small).expect("reads");
+        cursor.read_exact(&mut small).expect("reads");
         assert_eq!(cursor.next_fill, CURSOR_BUFFER_BYTES, "a jump reads little");
         assert_eq!(&small[..], &data[5..15]);
     }
