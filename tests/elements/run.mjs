@@ -13,6 +13,7 @@ import { documentsChecks } from "./documents.checks.mjs";
 import { manifestChecks } from "./manifest.checks.mjs";
 import { packageChecks } from "./package.checks.mjs";
 import { previewChecks } from "./preview.checks.mjs";
+import { projectionChecks } from "./projection.checks.mjs";
 import { sseChecks } from "./sse.checks.mjs";
 import { toolbarChecks } from "./toolbar.checks.mjs";
 
@@ -39,6 +40,7 @@ try {
   const h = new Harness(browser, site);
   await packageChecks(h, check, { pkg });
   await toolbarChecks(h, check);
+  await projectionChecks(h, check);
   await manifestChecks(h, check, { pkg });
   await sseChecks(h, check);
   await previewChecks(h, check);

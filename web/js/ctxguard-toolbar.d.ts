@@ -140,7 +140,35 @@ export interface PreviewReport {
   rendered: string;
 }
 
+/** A provider's usage, as `setUsage` takes it: ctxguard's own shape, or a provider's object as it is. */
+export type ProviderUsage =
+  | { model?: string; input_tokens: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null; context_window?: number; max_output_tokens?: number }
+  | { model?: string; prompt_tokens: number; context_window?: number; max_output_tokens?: number }
+  | { model?: string; inputTokens: number | undefined; context_window?: number; max_output_tokens?: number }
+  | { model?: string; usage: ProviderUsage; context_window?: number; max_output_tokens?: number };
+
+/** What the guard does on the turn the send starts. */
+export type ProjectionOutcome =
+  | { outcome: "fits" }
+  | { outcome: "compacts"; expected_after_tokens: number; expected_after_percent: number }
+  | { outcome: "too_large"; exceeds_input: boolean };
+
+/** The detail of `ctxguard-projection` (null when nothing is being written). */
+export type SendProjection = ProjectionOutcome & {
+  /** Tokens the send adds: the user message (overhead included) and the attachment block. */
+  added_tokens: number;
+  /** The user message as the backend counts it. */
+  message_tokens: number;
+  /** The linked preview's block after its cut. */
+  block_tokens: number;
+  /** "After sending: N% left", the headline's rounding. */
+  remaining_percent: number;
+  /** The snapshot once the send is in the history. */
+  metrics: ContextMetricsSnapshot;
+};
+
 export type ToolbarChangeEvent = CustomEvent<ToolbarState>;
+export type ToolbarProjectionEvent = CustomEvent<SendProjection | null>;
 export type ToolbarCompactionEvent = CustomEvent<ContextCompaction>;
 export type ToolbarIgnoredEvent = CustomEvent<IgnoredEvent>;
 export type AttachmentPreviewEvent = CustomEvent<PreviewReport>;
@@ -150,6 +178,7 @@ export interface CtxguardToolbarEventMap extends HTMLElementEventMap {
   "ctxguard-change": ToolbarChangeEvent;
   "ctxguard-compaction": ToolbarCompactionEvent;
   "ctxguard-ignored": ToolbarIgnoredEvent;
+  "ctxguard-projection": ToolbarProjectionEvent;
 }
 
 export interface CtxguardAttachmentPreviewEventMap extends HTMLElementEventMap {
@@ -187,6 +216,13 @@ export declare class CtxguardToolbarElement extends HTMLElement {
   clear(): void;
   /** A JSON-safe snapshot. */
   readonly state: ToolbarState;
+  /** Builds the snapshot from a provider's usage (the `model` and `context-window` attributes when it names none) and applies it like a status event. Throws a TypeError saying what to give. */
+  setUsage(usage: ProviderUsage): EventOutcome;
+  /** The message being written (counted off the main thread, debounced); same as setting `draft`. */
+  setDraft(text: string): void;
+  draft: string;
+  /** What sending the draft and the linked preview's files will do (null when nothing is written). */
+  readonly projection: SendProjection | null;
   addEventListener<K extends keyof CtxguardToolbarEventMap>(
     type: K,
     listener: (this: CtxguardToolbarElement, ev: CtxguardToolbarEventMap[K]) => unknown,
@@ -255,6 +291,10 @@ export interface CtxguardToolbarAttributes {
   "stale-after-ms"?: number | string;
   /** Follows prefers-color-scheme unless set. */
   theme?: "light" | "dark";
+  /** The model `setUsage` builds limits for when the usage names none (and whose encoding counts the draft). */
+  model?: string;
+  /** The model's context window for `setUsage`, as a model config gives it. */
+  "context-window"?: number | string;
 }
 
 /** Attributes of `<ctxguard-attachment-preview>` (all optional). */
@@ -292,6 +332,7 @@ export type CtxguardToolbarJsx = CtxguardToolbarAttributes &
     "onctxguard-change"?: (event: ToolbarChangeEvent) => void;
     "onctxguard-compaction"?: (event: ToolbarCompactionEvent) => void;
     "onctxguard-ignored"?: (event: ToolbarIgnoredEvent) => void;
+    "onctxguard-projection"?: (event: ToolbarProjectionEvent) => void;
   };
 
 /** `<ctxguard-attachment-preview>` in JSX. */
@@ -322,6 +363,7 @@ declare global {
     "ctxguard-change": ToolbarChangeEvent;
     "ctxguard-compaction": ToolbarCompactionEvent;
     "ctxguard-ignored": ToolbarIgnoredEvent;
+    "ctxguard-projection": ToolbarProjectionEvent;
     "ctxguard-preview": AttachmentPreviewEvent;
   }
 

@@ -76,6 +76,7 @@ class PreviewWorker {
       }
       this.#pending.delete(data.id);
       if (data.type === "report") job.resolve(JSON.stringify(data.report));
+      else if (data.type === "count") job.resolve(data);
       else job.reject(new Error(data.message ?? "the preview worker failed"));
       this.#scheduleIdle();
     };
@@ -101,6 +102,16 @@ class PreviewWorker {
         this.#worker = null;
       }, IDLE_CLOSE_MS);
     }
+  }
+
+  /** Counts `text` as a user message to `model`: resolves to `{message_tokens, kept_tokens}`. */
+  count(model, text) {
+    clearTimeout(this.#idle);
+    this.#worker ??= this.#spawn();
+    const id = ++this.#next;
+    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onProgress() {} }));
+    this.#worker.postMessage({ type: "count", id, model, text });
+    return promise;
   }
 
   start(files, request, onProgress) {
@@ -218,6 +229,66 @@ if (IN_BROWSER) globalThis.__ctxguardToolbarStream ??= (url) => {
   return member;
 };
 
+/** Typing pauses this long before the draft is counted (the count then lands within a frame). */
+const DRAFT_DEBOUNCE_MS = 120;
+
+/**
+ * The send being written, for one toolbar: the draft, counted in a worker of the preview's
+ * (./preview-worker.js has the tokenizer, the toolbar's module has none), debounced so
+ * typing never waits; and the block of the previews linked to it by `for=`.
+ */
+class DraftFeed {
+  #toolbar;
+  #controller;
+  #text = "";
+  #timer = 0;
+  #latest = 0;
+  #worker = null;
+  #onPreview = (event) => {
+    const preview = event.target;
+    const id = this.#toolbar.id;
+    if (!id || !(preview instanceof Element) || preview.localName !== PREVIEW || preview.getAttribute("for") !== id) return;
+    this.#controller.setBlockTokens(Number(event.detail?.block_tokens_after ?? 0));
+  };
+
+  constructor(toolbar, controller) {
+    this.#toolbar = toolbar;
+    this.#controller = controller;
+  }
+
+  connected() {
+    this.#toolbar.ownerDocument.addEventListener("ctxguard-preview", this.#onPreview);
+  }
+
+  disconnected() {
+    this.#toolbar.ownerDocument.removeEventListener("ctxguard-preview", this.#onPreview);
+  }
+
+  get text() {
+    return this.#text;
+  }
+
+  set text(value) {
+    this.#text = value == null ? "" : String(value);
+    clearTimeout(this.#timer);
+    const ticket = ++this.#latest;
+    if (this.#text === "") {
+      this.#controller.setDraftCount(-1, 0);
+      return;
+    }
+    this.#timer = setTimeout(() => {
+      this.#worker ??= new PreviewWorker();
+      this.#worker.count(this.#controller.countingModel(), this.#text).then(
+        (counted) => {
+          // A later draft supersedes this count.
+          if (ticket === this.#latest) this.#controller.setDraftCount(counted.message_tokens, counted.kept_tokens);
+        },
+        () => {},
+      );
+    }, DRAFT_DEBOUNCE_MS);
+  }
+}
+
 // Every attribute has a property that reflects it (`el.session = "b"` is `setAttribute("session",
 // "b")`; null or undefined removes it), so property bindings (Vue, Angular, Lit) and attributes are
 // one. Rows: [property, attribute, kind]; a "number" reads as a number (null when absent or not a
@@ -321,23 +392,50 @@ function defineElements() {
   class CtxguardToolbarElement extends HTMLElement {
     static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms"];
     #controller;
+    #draft;
     #states;
 
     constructor() {
       super();
       const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
       this.#controller = new ToolbarController(this, root);
+      this.#draft = new DraftFeed(this, this.#controller);
       this.#states = new HostStates(this, root);
     }
 
     connectedCallback() {
       upgradeProperties(this, TOOLBAR_PROPERTIES);
+      this.#draft.connected();
       this.#controller.connected();
       this.#states.update();
     }
 
     disconnectedCallback() {
+      this.#draft.disconnected();
       this.#controller.disconnected();
+    }
+
+    /** Applies a provider's usage ({model, input_tokens, context_window?, max_output_tokens?}, OpenAI, Anthropic or AI SDK shape); returns "applied" | "stale". */
+    setUsage(usage) {
+      return this.#controller.setUsage(usage);
+    }
+
+    /** The message being written: counted off the main thread, projected as "after sending". */
+    setDraft(text) {
+      this.#draft.text = text;
+    }
+
+    get draft() {
+      return this.#draft.text;
+    }
+
+    set draft(text) {
+      this.#draft.text = text;
+    }
+
+    /** What sending the draft (and the linked preview's files) will do; null when nothing is written. */
+    get projection() {
+      return this.#controller.projection();
     }
 
     attributeChangedCallback(_name, before, after) {

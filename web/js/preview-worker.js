@@ -8,11 +8,13 @@
 // memory goes with it.
 //
 // Messages in:  {type: "preview", id, files: File[], options, maxTextLength, maxUploadBytes}
+//               {type: "count", id, model, text} (the toolbar's draft)
 // Messages out: {type: "progress", id, file_index, done_bytes, total_bytes}
 //               {type: "report", id, report, memory_bytes} | {type: "error", id, message}
+//               {type: "count", id, message_tokens, kept_tokens}
 // (`memory_bytes`: the engine's wasm memory after the preview, which is its peak:
 // wasm memory never shrinks, so the page closes an idle worker instead.)
-import init, { PreviewSession } from "./engine/ctxguard_preview.js";
+import init, { PreviewSession, countDraft } from "./engine/ctxguard_preview.js";
 
 /** Progress is posted at least this often while a file is read. */
 const PROGRESS_MS = 50;
@@ -47,8 +49,22 @@ async function preview({ id, files, options, maxTextLength, maxUploadBytes }) {
   }
 }
 
+/** The toolbar's draft, counted as the backend counts a user message (off the page's thread). */
+async function count({ id, model, text }) {
+  ready ??= init();
+  engine = await ready;
+  const [messageTokens, keptTokens] = countDraft(String(model ?? ""), String(text ?? ""));
+  postMessage({ type: "count", id, message_tokens: messageTokens, kept_tokens: keptTokens });
+}
+
 onmessage = (event) => {
   const message = event.data;
+  if (message?.type === "count") {
+    count(message).catch((error) =>
+      postMessage({ type: "error", id: message.id, message: String(error?.message ?? error) }),
+    );
+    return;
+  }
   if (message?.type !== "preview") return;
   preview(message).catch((error) =>
     postMessage({ type: "error", id: message.id, message: String(error?.message ?? error) }),

@@ -4,6 +4,7 @@
 //! with thousands separators.
 
 mod preview;
+mod projection;
 
 use crate::connection::{Connection, OfflineReason};
 use crate::text_bound::shown;

@@ -65,6 +65,7 @@ pub mod i18n;
 pub mod ids;
 pub mod json;
 pub mod outcome;
+pub mod projection;
 pub mod public_state;
 pub mod run_clock;
 pub mod saved;

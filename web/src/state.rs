@@ -33,6 +33,7 @@ use crate::attachment_budget::AttachmentBudget;
 use crate::forecast::TurnForecast;
 use crate::history::CompactionHistory;
 use crate::ids::{EventCursor, IdVerdict};
+use crate::projection::{DraftSend, ProjectionView};
 use crate::run_clock::{elapsed_secs, offset_from_start, run_start_ms, RunAnchor};
 use crate::saved::{self, SavedToolbar};
 use crate::turn_end::{Interruption, TurnEnd};
@@ -78,6 +79,8 @@ pub struct Toolbar {
     ignored: IgnoredEvents,
     history: CompactionHistory,
     forecast: TurnForecast,
+    /// The send being written (never saved: it belongs to the page's composer).
+    send: DraftSend,
 }
 
 impl Default for Toolbar {
@@ -110,6 +113,7 @@ impl Toolbar {
             ignored: IgnoredEvents::default(),
             history: CompactionHistory::default(),
             forecast: TurnForecast::default(),
+            send: DraftSend::default(),
         }
     }
 
@@ -167,6 +171,7 @@ impl Toolbar {
             failures: self.failures,
             clock_offset_ms: self.clock_offset_ms,
             stall_after_ms: self.stall_after_ms,
+            send: self.send,
             history,
             ..Toolbar::new()
         }
@@ -570,6 +575,47 @@ impl Toolbar {
         })
     }
 
+    /// Applies the snapshot built from a provider's usage (core's [`ctxguard_core::usage`])
+    /// like a host's status event of phase `final`, and takes its model.
+    pub fn apply_usage(
+        &mut self,
+        model: String,
+        metrics: ContextMetricsSnapshot,
+        now_ms: f64,
+    ) -> EventOutcome {
+        let event = ReceivedStatus {
+            response_id: String::new(),
+            phase: ReceivedPhase::Known(Phase::Final),
+            context_metrics: metrics,
+            context_compaction: None,
+        };
+        let outcome = self.apply_host_received(None, Ok(event), now_ms);
+        if outcome == EventOutcome::Applied {
+            self.model = Some(model);
+        }
+        outcome
+    }
+
+    /// The model the metrics are for, when known.
+    pub fn model(&self) -> Option<&str> {
+        self.model.as_deref()
+    }
+
+    /// The send being written.
+    pub fn send(&self) -> &DraftSend {
+        &self.send
+    }
+
+    /// Changes the send being written (the draft's count, the linked preview's block).
+    pub fn update_send(&mut self, change: impl FnOnce(&mut DraftSend)) {
+        change(&mut self.send);
+    }
+
+    /// What sending it will do, by core's rule.
+    pub fn projection(&self) -> Option<ProjectionView> {
+        self.send.project(self.metrics.as_ref())
+    }
+
     /// The model and per-block budget the attachment preview runs under.
     pub fn attachment_budget(&self) -> AttachmentBudget {
         AttachmentBudget::resolve(
@@ -597,6 +643,7 @@ impl Toolbar {
                 .metrics
                 .as_ref()
                 .and_then(|m| self.forecast.forecast(m.used_input_tokens, m.trigger_limit)),
+            projection: self.projection(),
         }
     }
 
@@ -650,3 +697,6 @@ mod tests;
 
 #[cfg(test)]
 mod history_tests;
+
+#[cfg(test)]
+mod projection_tests;

@@ -5,6 +5,7 @@
 use crate::connection::{Connection, OfflineReason};
 use crate::forecast::Forecast;
 use crate::outcome::IgnoredEvents;
+use crate::projection::ProjectionView;
 use crate::turn_end::TurnEnd;
 use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
 use ctxguard_core::protocol::{ContextCompaction, ReceivedPhase};
@@ -33,6 +34,8 @@ pub struct ToolbarView {
     pub history_count: usize,
     /// Turns left before compaction, when they can be told.
     pub forecast: Option<Forecast>,
+    /// What sending the message being written will do, when there is one.
+    pub projection: Option<ProjectionView>,
 }
 
 /// The numbers of the context window.

@@ -16,6 +16,9 @@
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+mod draft;
+pub use draft::count_draft;
+
 use ctxguard_core::attachment::{preview_files, PreviewFile, PreviewOptions, PreviewReport};
 use ctxguard_extract::preview::too_large;
 use ctxguard_extract::{upload_source, Options};

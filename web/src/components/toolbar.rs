@@ -6,7 +6,7 @@
 //! step aside. Event strings are laid out cut to
 //! [`crate::text_bound::MAX_SHOWN_CHARS`] characters (the whole text in `title`).
 
-use super::{Breakdown, HistoryList, UsageBar};
+use super::{Breakdown, HistoryList, SendProjection, UsageBar};
 use crate::i18n::{Lang, Text};
 use crate::js_text;
 use crate::state::Toolbar;
@@ -26,6 +26,7 @@ pub fn StatusToolbar(
     let view_model: Memo<ToolbarView> = Memo::new(move |_| state.with(|t| t.view(now_ms.get())));
     let metrics = Memo::new(move |_| view_model.with(|v| v.metrics.clone()));
     let compaction = Memo::new(move |_| view_model.with(|v| v.compaction.clone()));
+    let projection = Memo::new(move |_| view_model.with(|v| v.projection.clone()));
     let history_open = RwSignal::new(false);
     let text = Text(lang);
 
@@ -205,7 +206,8 @@ pub fn StatusToolbar(
                     })}
                 </span>
             </div>
-            <UsageBar metrics=metrics lang=lang compact=compact />
+            <UsageBar metrics=metrics lang=lang compact=compact projection=projection />
+            <SendProjection projection=projection lang=lang />
             {(!compact).then(|| view! {
                 <Breakdown parts=Signal::derive(move || metrics.with(|m| m.as_ref().and_then(|m| m.breakdown.clone()))) lang=lang />
             })}

@@ -2,6 +2,7 @@
 //! and marks at the compaction target and trigger; an ARIA progressbar.
 
 use crate::i18n::{group_thousands, Lang, Text};
+use crate::projection::ProjectionView;
 use crate::view::MetricsView;
 use leptos::prelude::*;
 
@@ -12,13 +13,31 @@ fn pct(v: f64) -> String {
     format!("{}.{:03}%", thousandths / 1000, thousandths % 1000)
 }
 
-/// The bar for `metrics` (empty until metrics are known); `compact`: thin, with no scale.
+/// The bar for `metrics` (empty until metrics are known); `compact`: thin, with no scale;
+/// `projection`: the send being written, as a ghost segment after the used part.
 #[component]
 pub fn UsageBar(
     #[prop(into)] metrics: Signal<Option<MetricsView>>,
     lang: Lang,
     #[prop(optional)] compact: bool,
+    #[prop(optional, into)] projection: Option<Signal<Option<ProjectionView>>>,
 ) -> impl IntoView {
+    let ghost = move || {
+        projection.and_then(|p| p.get()).map(|p| {
+            view! {
+                <span
+                    class="bar-ghost"
+                    part="projection-ghost"
+                    data-testid="projection-ghost"
+                    data-outcome=p.outcome_name()
+                    data-tokens=p.projection.added_tokens.to_string()
+                    style:left=pct(p.ghost_start_percent)
+                    style:width=pct(p.ghost_width_percent)
+                    title=Text(lang).send_adds(p.projection.added_tokens)
+                ></span>
+            }
+        })
+    };
     let text = Text(lang);
     let m = move || metrics.get();
     let value_text = move || {
@@ -74,6 +93,7 @@ pub fn UsageBar(
             <div class="bar-used" data-testid="ctxguard-bar-used" style:width=move || pct(m().map_or(0.0, |m| m.used_percent))>
                 {segments}
             </div>
+            {ghost}
             {move || {
                 m().map(|m| {
                     let t = Text(lang);

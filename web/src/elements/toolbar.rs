@@ -8,6 +8,8 @@
 //! before the call that caused them returns, and the shadow DOM is updated in
 //! the same task (Leptos runs its effects synchronously on a signal's change).
 
+mod send;
+
 use super::dom;
 use crate::components::{use_now_ms, StatusToolbar};
 use crate::config::{FeedSource, ToolbarConfig};
@@ -308,6 +310,7 @@ impl Inner {
         if PublicState::differs(before, after) {
             self.report_change(&session, after);
         }
+        send::notify_projection(&self.host, before, after);
     }
 
     fn report_change(&self, session: &str, after: &Toolbar) {
