@@ -204,6 +204,10 @@ export declare class CtxguardToolbarElement extends HTMLElement {
   staleAfterMs: number | null;
   /** Reflects `theme`. */
   theme: "light" | "dark" | null;
+  /** Reflects `model`. */
+  model: string | null;
+  /** Reflects `context-window`. */
+  contextWindow: number | null;
   /** Applies one status event (object or JSON text; SSE or chat:status_updated shape). */
   pushEvent(event: StatusEvent | ChatStatusUpdated | string | object, id?: number | string): EventOutcome;
   /** The turn ended: a compaction still running shows as interrupted (`data-state="interrupted"`), out of the history. Returns whether one was. */

@@ -302,6 +302,8 @@ const TOOLBAR_PROPERTIES = [
   ["compact", "compact", "boolean"],
   ["staleAfterMs", "stale-after-ms", "number"],
   ["theme", "theme", "string"],
+  ["model", "model", "string"],
+  ["contextWindow", "context-window", "number"],
 ];
 const PREVIEW_PROPERTIES = [
   ["model", "model", "string"],
@@ -390,7 +392,7 @@ class HostStates {
 
 function defineElements() {
   class CtxguardToolbarElement extends HTMLElement {
-    static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms"];
+    static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms", "model", "context-window"];
     #controller;
     #draft;
     #states;
