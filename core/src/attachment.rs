@@ -1,8 +1,10 @@
 //! Attachment governance: the header line, the `<attachment>` block the
 //! backend composes, MIME classes, budget water-filling and the preview pass
 //! that bounds inline attachment text (SPEC §6), and the one path from
-//! uploads to a preview report ([`preview_files`]).
+//! uploads to a preview report ([`preview_files`]), with the chat input's
+//! refusals before upload ([`admit`]).
 
+mod admission;
 mod allocate;
 mod block;
 mod files;
@@ -10,6 +12,10 @@ mod header;
 mod parse;
 mod preview;
 
+pub use admission::{
+    admit, english_template, interpolate, media_type, AdmissionLimits, Candidate, MediaType,
+    MessageRef, Refusal, RefusalMessage, SizeMb, DEFAULT_MAX_FILE_SIZE_BYTES,
+};
 pub use allocate::allocate_budget;
 pub use block::{
     cap_inline_text, compose_block, compose_message, find_blocks, has_block_marker, Attachment,

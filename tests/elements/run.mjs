@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { launchBrowser, root, serveDirectory } from "../support/browser.mjs";
 import { Tally, option } from "../support/net.mjs";
 import { Harness } from "./harness.mjs";
+import { admissionChecks } from "./admission.checks.mjs";
 import { documentsChecks } from "./documents.checks.mjs";
 import { manifestChecks } from "./manifest.checks.mjs";
 import { packageChecks } from "./package.checks.mjs";
@@ -44,6 +45,7 @@ try {
   await manifestChecks(h, check, { pkg });
   await sseChecks(h, check);
   await previewChecks(h, check);
+  await admissionChecks(h, check);
   await documentsChecks(h, check);
 } catch (e) {
   tally.fail(`setup: ${e && e.stack ? e.stack : e}`);

@@ -87,8 +87,28 @@ export interface ToolbarState {
 
 /** The backend's refusal of an upload (its error code, which Wegent localises, and its message). */
 export interface PreviewError {
-  code: "unsupported_type" | "unrecognized_type" | "parse_failed" | "encrypted_pdf" | "legacy_doc" | "legacy_ppt" | "legacy_xls" | "file_too_large";
+  code:
+    | "unsupported_type" | "unrecognized_type" | "parse_failed" | "encrypted_pdf" | "legacy_doc" | "legacy_ppt" | "legacy_xls" | "file_too_large"
+    // Refused by the chat input before upload (see `admission`).
+    | "attachment_limit_reached" | "max_material_type" | "max_size" | "video_upload_unavailable";
+  /** The reference's message (for a refusal before upload, its English toast: title, then `: ` and the description). */
   message: string;
+  /** Set when Wegent's chat input refuses the file before upload: its toast's i18n keys and values. */
+  admission?: PreviewRefusalMessage;
+}
+
+/** One i18n message of Wegent's frontend: its namespaced key and interpolated values. */
+export interface PreviewMessageRef {
+  /** e.g. `chat:generate.max_attachments`, `common:attachment.errors.video_upload_unavailable`. */
+  key: string;
+  /** e.g. `{ count: "3" }` (absent when none). */
+  params?: Record<string, string>;
+}
+
+/** A toast of Wegent's chat input: its title and, for some, a description. */
+export interface PreviewRefusalMessage {
+  title: PreviewMessageRef;
+  description?: PreviewMessageRef;
 }
 
 /** How much of a document the backend keeps once its text is over MAX_EXTRACTED_TEXT_LENGTH. */
@@ -253,6 +273,24 @@ export declare class CtxguardAttachmentPreviewElement extends HTMLElement {
   maxUploadBytes: number | null;
   /** Reflects `max-text-length`. */
   maxTextLength: number | null;
+  /** Reflects `max-attachments` (the chat input's limit before upload). */
+  maxAttachments: number | null;
+  /** Reflects `max-reference-images` (the chat input's limit before upload). */
+  maxReferenceImages: number | null;
+  /** Reflects `max-reference-images-with-video` (the chat input's limit before upload). */
+  maxReferenceImagesWithVideo: number | null;
+  /** Reflects `max-reference-videos` (the chat input's limit before upload). */
+  maxReferenceVideos: number | null;
+  /** Reflects `max-reference-audios` (the chat input's limit before upload). */
+  maxReferenceAudios: number | null;
+  /** Reflects `image-max-size-mb` (the chat input's limit before upload). */
+  imageMaxSizeMb: number | null;
+  /** Reflects `video-max-size-mb` (the chat input's limit before upload). */
+  videoMaxSizeMb: number | null;
+  /** Reflects `audio-max-size-mb` (the chat input's limit before upload). */
+  audioMaxSizeMb: number | null;
+  /** Reflects `video-uploader-max-size-bytes` (the chat input's limit before upload). */
+  videoUploaderMaxSizeBytes: number | null;
   /** Reflects `theme`. */
   theme: "light" | "dark" | null;
   /** The files the preview lists (given, picked or dropped), in order; setting it previews them. */
@@ -314,6 +352,30 @@ export interface CtxguardAttachmentPreviewAttributes {
   "max-upload-bytes"?: number | string;
   /** The backend's MAX_EXTRACTED_TEXT_LENGTH (default 500000). */
   "max-text-length"?: number | string;
+  /**
+   * Files per message (Wegent's `maxAttachments`; default none). Over it, every file of the
+   * selection is refused before upload ("Material limit reached: Upload up to N reference materials").
+   */
+  "max-attachments"?: number | string;
+  /** Images per message (`max_reference_images`; default none). */
+  "max-reference-images"?: number | string;
+  /** Images beside a video (`max_reference_images_with_video`; default none). */
+  "max-reference-images-with-video"?: number | string;
+  /** Videos per message (`max_reference_videos`; default none). */
+  "max-reference-videos"?: number | string;
+  /** Audio files per message (`max_reference_audios`; default none). */
+  "max-reference-audios"?: number | string;
+  /** The model's image size limit in MB (`image_max_size_mb`; default none). */
+  "image-max-size-mb"?: number | string;
+  /** The model's video size limit in MB (`video_max_size_mb`; default none). */
+  "video-max-size-mb"?: number | string;
+  /** The model's audio size limit in MB (`audio_max_size_mb`; default none). */
+  "audio-max-size-mb"?: number | string;
+  /**
+   * The registered video uploader's `maxSizeBytes`. Absent (the default, as in Wegent's
+   * open-source build): no uploader, so videos are refused before upload.
+   */
+  "video-uploader-max-size-bytes"?: number | string;
   theme?: "light" | "dark";
 }
 

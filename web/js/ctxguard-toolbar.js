@@ -118,9 +118,9 @@ class PreviewWorker {
     clearTimeout(this.#idle);
     this.#worker ??= this.#spawn();
     const id = ++this.#next;
-    const { options, max_text_length, max_upload_bytes } = JSON.parse(request);
+    const { options, max_text_length, max_upload_bytes, admission } = JSON.parse(request);
     const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onProgress }));
-    this.#worker.postMessage({ type: "preview", id, files: Array.from(files), options, maxTextLength: max_text_length, maxUploadBytes: max_upload_bytes });
+    this.#worker.postMessage({ type: "preview", id, files: Array.from(files), options, maxTextLength: max_text_length, maxUploadBytes: max_upload_bytes, admission });
     const cancel = () => {
       const job = this.#pending.get(id);
       if (!job) return;
@@ -311,6 +311,15 @@ const PREVIEW_PROPERTIES = [
   ["for", "for", "string"],
   ["maxUploadBytes", "max-upload-bytes", "number"],
   ["maxTextLength", "max-text-length", "number"],
+  ["maxAttachments", "max-attachments", "number"],
+  ["maxReferenceImages", "max-reference-images", "number"],
+  ["maxReferenceImagesWithVideo", "max-reference-images-with-video", "number"],
+  ["maxReferenceVideos", "max-reference-videos", "number"],
+  ["maxReferenceAudios", "max-reference-audios", "number"],
+  ["imageMaxSizeMb", "image-max-size-mb", "number"],
+  ["videoMaxSizeMb", "video-max-size-mb", "number"],
+  ["audioMaxSizeMb", "audio-max-size-mb", "number"],
+  ["videoUploaderMaxSizeBytes", "video-uploader-max-size-bytes", "number"],
   ["theme", "theme", "string"],
 ];
 
@@ -479,7 +488,12 @@ function defineElements() {
   }
 
   class CtxguardAttachmentPreviewElement extends HTMLElement {
-    static observedAttributes = ["model", "limit", "lang", "for", "max-upload-bytes", "max-text-length"];
+    static observedAttributes = [
+      "model", "limit", "lang", "for", "max-upload-bytes", "max-text-length",
+      // The chat input's refusals before upload (Wegent's frontend).
+      "max-attachments", "max-reference-images", "max-reference-images-with-video", "max-reference-videos",
+      "max-reference-audios", "image-max-size-mb", "video-max-size-mb", "audio-max-size-mb", "video-uploader-max-size-bytes",
+    ];
     #controller;
     #onToolbarChange = (event) => {
       const id = this.getAttribute("for");

@@ -7,7 +7,8 @@
 // contents. A cancel terminates this worker: the parse stops at once and its
 // memory goes with it.
 //
-// Messages in:  {type: "preview", id, files: File[], options, maxTextLength, maxUploadBytes}
+// Messages in:  {type: "preview", id, files: File[], options, maxTextLength, maxUploadBytes, admission}
+// (`admission`: core's AdmissionLimits; the chat input's refusals are judged before any file is read)
 //               {type: "count", id, model, text} (the toolbar's draft)
 // Messages out: {type: "progress", id, file_index, done_bytes, total_bytes}
 //               {type: "report", id, report, memory_bytes} | {type: "error", id, message}
@@ -22,11 +23,12 @@ const PROGRESS_MS = 50;
 let ready;
 let engine;
 
-async function preview({ id, files, options, maxTextLength, maxUploadBytes }) {
+async function preview({ id, files, options, maxTextLength, maxUploadBytes, admission }) {
   ready ??= init();
   engine = await ready;
   const session = new PreviewSession();
   try {
+    if (admission) session.admit(JSON.stringify(files.map((f) => ({ name: f.name, size_bytes: f.size }))), JSON.stringify(admission));
     for (const [index, file] of files.entries()) {
       const total = file.size;
       let last = 0;

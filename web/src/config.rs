@@ -12,6 +12,7 @@
 //! `max-text-length` (its `for` link is the entry script's: it finds the toolbar).
 
 use crate::i18n::Lang;
+use ctxguard_core::attachment::{AdmissionLimits, SizeMb};
 
 /// The session shown when none is named.
 pub const DEFAULT_SESSION: &str = "demo";
@@ -175,6 +176,39 @@ pub struct PreviewConfig {
     pub max_upload_bytes: u64,
     /// `max-text-length`: the backend's `MAX_EXTRACTED_TEXT_LENGTH` (default 500 000).
     pub max_text_length: i64,
+    /// The chat input's refusals before upload: `max-attachments`,
+    /// `max-reference-images`, `max-reference-images-with-video`,
+    /// `max-reference-videos`, `max-reference-audios`, `image-max-size-mb`,
+    /// `video-max-size-mb`, `audio-max-size-mb`, `video-uploader-max-size-bytes`
+    /// (each absent: the reference's chat default, no limit and no video
+    /// uploader); its generic cap is `max-upload-bytes`.
+    pub admission: AdmissionLimits,
+}
+
+/// The admission attributes, read as the reference normalises its limits
+/// (a whole number of files; a size in MB above zero).
+fn admission_limits(
+    text: impl Fn(&str) -> Option<String>,
+    max_upload_bytes: u64,
+) -> AdmissionLimits {
+    let count = |name: &str| text(name).and_then(|v| v.parse::<u64>().ok());
+    let mb = |name: &str| {
+        text(name)
+            .and_then(|v| v.parse::<f64>().ok())
+            .and_then(SizeMb::new)
+    };
+    AdmissionLimits {
+        max_attachments: count("max-attachments"),
+        max_reference_images: count("max-reference-images"),
+        max_reference_images_with_video: count("max-reference-images-with-video"),
+        max_reference_videos: count("max-reference-videos"),
+        max_reference_audios: count("max-reference-audios"),
+        image_max_size_mb: mb("image-max-size-mb"),
+        video_max_size_mb: mb("video-max-size-mb"),
+        audio_max_size_mb: mb("audio-max-size-mb"),
+        video_uploader_max_size_bytes: count("video-uploader-max-size-bytes"),
+        max_file_size_bytes: max_upload_bytes,
+    }
 }
 
 /// The backend's upload cap, `MAX_UPLOAD_FILE_SIZE_MB` = 100.
@@ -190,19 +224,21 @@ impl PreviewConfig {
         browser_langs: impl IntoIterator<Item = &'a str>,
     ) -> Self {
         let text = |name: &str| trimmed(&attr, name);
+        let max_upload_bytes = text("max-upload-bytes")
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(DEFAULT_MAX_UPLOAD_BYTES);
         PreviewConfig {
             model: text("model"),
             limit_tokens: text("limit")
                 .and_then(|v| v.parse::<i64>().ok())
                 .filter(|n| *n >= 0),
             lang: pick_lang(text("lang").as_deref(), inherited_lang, browser_langs),
-            max_upload_bytes: text("max-upload-bytes")
-                .and_then(|v| v.parse::<u64>().ok())
-                .unwrap_or(DEFAULT_MAX_UPLOAD_BYTES),
+            max_upload_bytes,
             max_text_length: text("max-text-length")
                 .and_then(|v| v.parse::<i64>().ok())
                 .filter(|n| *n > 0)
                 .unwrap_or(DEFAULT_MAX_TEXT_LENGTH),
+            admission: admission_limits(text, max_upload_bytes),
         }
     }
 }
@@ -356,5 +392,43 @@ mod tests {
             let p = PreviewConfig::from_attributes(attrs(&[("limit", bad)]), None, []);
             assert_eq!(p.limit_tokens, None, "{bad}");
         }
+    }
+
+    #[test]
+    fn admission_attributes_default_to_the_reference_chat_mode() {
+        let d = PreviewConfig::from_attributes(attrs(&[]), None, []);
+        assert_eq!(d.admission, AdmissionLimits::default());
+        let p = PreviewConfig::from_attributes(
+            attrs(&[
+                ("max-attachments", " 2 "),
+                ("max-reference-images", "1"),
+                ("max-reference-images-with-video", "0"),
+                ("max-reference-videos", "3"),
+                ("max-reference-audios", "4"),
+                ("image-max-size-mb", "1.5"),
+                ("video-max-size-mb", "0"),
+                ("audio-max-size-mb", "x"),
+                ("video-uploader-max-size-bytes", "5000"),
+                ("max-upload-bytes", "1048576"),
+            ]),
+            None,
+            [],
+        );
+        let a = p.admission;
+        assert_eq!(a.max_attachments, Some(2));
+        assert_eq!(a.max_reference_images, Some(1));
+        assert_eq!(a.max_reference_images_with_video, Some(0));
+        assert_eq!(a.max_reference_videos, Some(3));
+        assert_eq!(a.max_reference_audios, Some(4));
+        assert_eq!(a.image_max_size_mb.map(SizeMb::get), Some(1.5));
+        assert_eq!(
+            a.video_max_size_mb, None,
+            "zero is no limit, as in the reference"
+        );
+        assert_eq!(a.audio_max_size_mb, None);
+        assert_eq!(a.video_uploader_max_size_bytes, Some(5000));
+        assert_eq!(a.max_file_size_bytes, 1_048_576);
+        let bad = PreviewConfig::from_attributes(attrs(&[("max-attachments", "-1")]), None, []);
+        assert_eq!(bad.admission.max_attachments, None);
     }
 }

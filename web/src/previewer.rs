@@ -6,7 +6,7 @@
 //! or vocabulary. A Rust host that links them anyway can use `LocalPreviewer`
 //! (feature `local-preview`), which runs the same engine in this thread.
 
-use ctxguard_core::attachment::{PreviewOptions, PreviewReport};
+use ctxguard_core::attachment::{AdmissionLimits, PreviewOptions, PreviewReport};
 use serde::Serialize;
 use std::future::Future;
 use std::pin::Pin;
@@ -24,6 +24,8 @@ pub struct PreviewRequest {
     pub max_text_length: i64,
     /// The backend's upload cap: larger files get its refusal, unread.
     pub max_upload_bytes: u64,
+    /// The chat input's refusals before upload, applied before any file is read.
+    pub admission: AdmissionLimits,
 }
 
 /// Bytes of file `file_index` read so far, of its total.
@@ -201,6 +203,14 @@ mod local {
             let flag = Rc::clone(&cancelled);
             let outcome = Box::pin(async move {
                 let mut session = ctxguard_preview_engine::Session::new();
+                let selection: Vec<_> = files
+                    .iter()
+                    .map(|f| ctxguard_core::attachment::Candidate {
+                        name: f.name(),
+                        size_bytes: f.size().max(0.0) as u64,
+                    })
+                    .collect();
+                session.admit(&selection, &request.admission);
                 for (i, file) in files.iter().enumerate() {
                     let size = file.size();
                     progress(i, 0.0, size);

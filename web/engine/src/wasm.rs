@@ -3,7 +3,7 @@
 //! file arrives as the `Blob` itself and is read where it lies.
 
 use crate::Session;
-use ctxguard_core::attachment::PreviewOptions;
+use ctxguard_core::attachment::{AdmissionLimits, Candidate, PreviewOptions};
 use ctxguard_extract::blob::{js_reason, BlobSource};
 use wasm_bindgen::prelude::*;
 
@@ -26,6 +26,17 @@ impl PreviewSession {
     #[wasm_bindgen(constructor)]
     pub fn new() -> PreviewSession {
         PreviewSession(Session::new())
+    }
+
+    /// Judges the files about to be added as the chat input does before upload:
+    /// `selectionJson` `[{name, size_bytes}]`, `limitsJson` core's `AdmissionLimits`.
+    pub fn admit(&mut self, selection_json: &str, limits_json: &str) -> Result<(), JsError> {
+        let selection: Vec<Candidate> = serde_json::from_str(selection_json)
+            .map_err(|e| JsError::new(&format!("admission files: {e}")))?;
+        let limits: AdmissionLimits = serde_json::from_str(limits_json)
+            .map_err(|e| JsError::new(&format!("admission limits: {e}")))?;
+        self.0.admit(&selection, &limits);
+        Ok(())
     }
 
     /// Parses `file` (a `Blob` or `File`, read by slices through
