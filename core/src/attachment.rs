@@ -13,7 +13,7 @@ mod parse;
 mod preview;
 
 pub use admission::{
-    admit, english_template, interpolate, media_type, AdmissionLimits, Candidate, MediaType,
+    admit, english_template, interpolate, ADMISSION_ATTRIBUTES, media_type, AdmissionLimits, Candidate, MediaType,
     MessageRef, Refusal, RefusalMessage, SizeMb, DEFAULT_MAX_FILE_SIZE_BYTES,
 };
 pub use allocate::allocate_budget;

@@ -76,8 +76,8 @@ class PreviewWorker {
       }
       this.#pending.delete(data.id);
       if (data.type === "report") job.resolve(JSON.stringify(data.report));
-      else if (data.type === "count") job.resolve(data);
-      else job.reject(new Error(data.message ?? "the preview worker failed"));
+      else if (data.type === "error") job.reject(new Error(data.message ?? "the preview worker failed"));
+      else job.resolve(data);
       this.#scheduleIdle();
     };
     worker.onerror = (event) => {
@@ -104,13 +104,16 @@ class PreviewWorker {
     }
   }
 
-  /** Counts `text` as a user message to `model`: resolves to `{message_tokens, kept_tokens}`. */
-  count(model, text) {
+  /**
+   * Asks the worker `message` (`{type: "count" | "usage" | "project" | "warm", …}`, see
+   * ./preview-worker.js) and resolves to its answer.
+   */
+  ask(message) {
     clearTimeout(this.#idle);
     this.#worker ??= this.#spawn();
     const id = ++this.#next;
     const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onProgress() {} }));
-    this.#worker.postMessage({ type: "count", id, model, text });
+    this.#worker.postMessage({ ...message, id });
     return promise;
   }
 
@@ -233,9 +236,13 @@ if (IN_BROWSER) globalThis.__ctxguardToolbarStream ??= (url) => {
 const DRAFT_DEBOUNCE_MS = 120;
 
 /**
- * The send being written, for one toolbar: the draft, counted in a worker of the preview's
- * (./preview-worker.js has the tokenizer, the toolbar's module has none), debounced so
- * typing never waits; and the block of the previews linked to it by `for=`.
+ * The send being written, for one toolbar, and its `setUsage`. The toolbar's own module has
+ * no tokenizer, no model limits and no projection rule (its first load stays small): a worker
+ * of the preview's (./preview-worker.js, the engine) counts the draft (debounced, so typing
+ * never waits), projects the draft and the block of the previews linked by `for=` onto the
+ * toolbar's metrics, and makes a provider's usage into a status event. It starts the first
+ * time one of them is needed, or when `model` or `context-window` is set. The answers are
+ * handed to the toolbar's controller; `ctxguard-projection` is dispatched from here.
  */
 class DraftFeed {
   #toolbar;
@@ -244,11 +251,26 @@ class DraftFeed {
   #timer = 0;
   #latest = 0;
   #worker = null;
+  /** The draft's `{message_tokens, kept_tokens}`; null without a draft. */
+  #count = null;
+  #blockTokens = 0;
+  /** The metrics last projected onto (JSON text). */
+  #metrics = "null";
+  #asked = 0;
+  /** The `ctxguard-projection` detail shown (null: nothing is written), and its JSON. */
+  #detail = null;
+  #shown = "null";
   #onPreview = (event) => {
     const preview = event.target;
     const id = this.#toolbar.id;
     if (!id || !(preview instanceof Element) || preview.localName !== PREVIEW || preview.getAttribute("for") !== id) return;
-    this.#controller.setBlockTokens(Number(event.detail?.block_tokens_after ?? 0));
+    this.#blockTokens = Number(event.detail?.block_tokens_after ?? 0);
+    this.#project();
+  };
+  #onChange = (event) => {
+    if (event.target !== this.#toolbar) return;
+    const metrics = JSON.stringify(event.detail?.metrics ?? null);
+    if (metrics !== this.#metrics) this.#project(metrics);
   };
 
   constructor(toolbar, controller) {
@@ -258,10 +280,22 @@ class DraftFeed {
 
   connected() {
     this.#toolbar.ownerDocument.addEventListener("ctxguard-preview", this.#onPreview);
+    this.#toolbar.addEventListener("ctxguard-change", this.#onChange);
   }
 
   disconnected() {
     this.#toolbar.ownerDocument.removeEventListener("ctxguard-preview", this.#onPreview);
+    this.#toolbar.removeEventListener("ctxguard-change", this.#onChange);
+  }
+
+  #ask(message) {
+    this.#worker ??= new PreviewWorker();
+    return this.#worker.ask(message);
+  }
+
+  /** Starts the worker (and its engine) before it is first needed. */
+  warm() {
+    this.#ask({ type: "warm" }).catch(() => {});
   }
 
   get text() {
@@ -273,19 +307,69 @@ class DraftFeed {
     clearTimeout(this.#timer);
     const ticket = ++this.#latest;
     if (this.#text === "") {
-      this.#controller.setDraftCount(-1, 0);
+      this.#count = null;
+      this.#project();
       return;
     }
     this.#timer = setTimeout(() => {
-      this.#worker ??= new PreviewWorker();
-      this.#worker.count(this.#controller.countingModel(), this.#text).then(
+      this.#ask({ type: "count", model: this.#controller.countingModel(), text: this.#text }).then(
         (counted) => {
           // A later draft supersedes this count.
-          if (ticket === this.#latest) this.#controller.setDraftCount(counted.message_tokens, counted.kept_tokens);
+          if (ticket !== this.#latest) return;
+          this.#count = { message_tokens: counted.message_tokens, kept_tokens: counted.kept_tokens };
+          this.#project();
         },
         () => {},
       );
     }, DRAFT_DEBOUNCE_MS);
+  }
+
+  get projection() {
+    return this.#detail;
+  }
+
+  /** Projects the send onto `metrics` (JSON text; default the toolbar's own) in the worker, then shows it. */
+  #project(metrics = JSON.stringify(this.#toolbar.state?.metrics ?? null)) {
+    this.#metrics = metrics;
+    const ticket = ++this.#asked;
+    if (metrics === "null" || (this.#count === null && !(this.#blockTokens > 0))) {
+      this.#show(null);
+      return;
+    }
+    const count = this.#count ?? { message_tokens: -1, kept_tokens: 0 };
+    this.#ask({ type: "project", metrics, messageTokens: count.message_tokens, keptTokens: count.kept_tokens, blockTokens: this.#blockTokens }).then(
+      (answer) => {
+        // A later change supersedes this projection.
+        if (ticket === this.#asked) this.#show(answer.projection);
+      },
+      () => {},
+    );
+  }
+
+  #show(projection) {
+    this.#controller.setProjection(projection ?? null);
+    const detail = projection?.detail ?? null;
+    const text = JSON.stringify(detail);
+    if (text === this.#shown) return;
+    this.#shown = text;
+    this.#detail = detail;
+    this.#toolbar.dispatchEvent(new CustomEvent("ctxguard-projection", { detail, bubbles: true, composed: true }));
+  }
+
+  /** `setUsage`: the worker makes the usage a status event, which the toolbar applies. */
+  usage(usage) {
+    let text;
+    try {
+      text = JSON.stringify(usage ?? null) ?? "null";
+    } catch {
+      text = "null";
+    }
+    const model = this.#toolbar.getAttribute("model");
+    const contextWindow = this.#toolbar.getAttribute("context-window");
+    return this.#ask({ type: "usage", usage: text, model, contextWindow }).then((answer) => {
+      if (answer.error !== undefined) throw new TypeError(`setUsage: ${answer.error}`);
+      return this.#controller.applyUsage(answer.model, answer.event);
+    });
   }
 }
 
@@ -426,9 +510,13 @@ function defineElements() {
       this.#controller.disconnected();
     }
 
-    /** Applies a provider's usage ({model, input_tokens, context_window?, max_output_tokens?}, OpenAI, Anthropic or AI SDK shape); returns "applied" | "stale". */
+    /**
+     * Applies a provider's usage ({model, input_tokens, context_window?, max_output_tokens?}, OpenAI,
+     * Anthropic or AI SDK shape), read in the toolbar's worker: resolves to "applied" | "stale",
+     * rejects with a TypeError saying what to give.
+     */
     setUsage(usage) {
-      return this.#controller.setUsage(usage);
+      return this.#draft.usage(usage);
     }
 
     /** The message being written: counted off the main thread, projected as "after sending". */
@@ -446,11 +534,13 @@ function defineElements() {
 
     /** What sending the draft (and the linked preview's files) will do; null when nothing is written. */
     get projection() {
-      return this.#controller.projection();
+      return this.#draft.projection;
     }
 
-    attributeChangedCallback(_name, before, after) {
-      if (before !== after) this.#controller.attributeChanged();
+    attributeChangedCallback(name, before, after) {
+      if (before === after) return;
+      this.#controller.attributeChanged();
+      if ((name === "model" || name === "context-window") && after !== null) this.#draft.warm();
     }
 
     /** Applies one status event; returns "applied" | "stale" | "malformed" | "unknown". */

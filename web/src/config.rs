@@ -12,7 +12,8 @@
 //! `max-text-length` (its `for` link is the entry script's: it finds the toolbar).
 
 use crate::i18n::Lang;
-use ctxguard_core::attachment::{AdmissionLimits, SizeMb};
+use ctxguard_core::attachment::ADMISSION_ATTRIBUTES;
+use serde::Serialize;
 
 /// The session shown when none is named.
 pub const DEFAULT_SESSION: &str = "demo";
@@ -182,32 +183,30 @@ pub struct PreviewConfig {
     /// `video-max-size-mb`, `audio-max-size-mb`, `video-uploader-max-size-bytes`
     /// (each absent: the reference's chat default, no limit and no video
     /// uploader); its generic cap is `max-upload-bytes`.
-    pub admission: AdmissionLimits,
+    pub admission: AdmissionAttributes,
 }
 
-/// The admission attributes, read as the reference normalises its limits
-/// (a whole number of files; a size in MB above zero).
-fn admission_limits(
-    text: impl Fn(&str) -> Option<String>,
-    max_upload_bytes: u64,
-) -> AdmissionLimits {
-    let count = |name: &str| text(name).and_then(|v| v.parse::<u64>().ok());
-    let mb = |name: &str| {
-        text(name)
-            .and_then(|v| v.parse::<f64>().ok())
-            .and_then(SizeMb::new)
-    };
-    AdmissionLimits {
-        max_attachments: count("max-attachments"),
-        max_reference_images: count("max-reference-images"),
-        max_reference_images_with_video: count("max-reference-images-with-video"),
-        max_reference_videos: count("max-reference-videos"),
-        max_reference_audios: count("max-reference-audios"),
-        image_max_size_mb: mb("image-max-size-mb"),
-        video_max_size_mb: mb("video-max-size-mb"),
-        audio_max_size_mb: mb("audio-max-size-mb"),
-        video_uploader_max_size_bytes: count("video-uploader-max-size-bytes"),
-        max_file_size_bytes: max_upload_bytes,
+/// The chat input's limits as the element's attributes give them (the present ones, in
+/// `ctxguard_core::attachment::ADMISSION_ATTRIBUTES` order): the worker reads them with
+/// `AdmissionLimits::from_attributes`, so the toolbar's module carries no admission rule.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct AdmissionAttributes(pub Vec<(String, String)>);
+
+impl AdmissionAttributes {
+    /// The admission attributes `attribute` gives.
+    pub fn read(attribute: impl Fn(&str) -> Option<String>) -> Self {
+        AdmissionAttributes(
+            ADMISSION_ATTRIBUTES
+                .iter()
+                .filter_map(|name| attribute(name).map(|v| (name.to_string(), v)))
+                .collect(),
+        )
+    }
+
+    /// The value of attribute `name`, when given.
+    pub fn get(&self, name: &str) -> Option<String> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
     }
 }
 
@@ -238,7 +237,7 @@ impl PreviewConfig {
                 .and_then(|v| v.parse::<i64>().ok())
                 .filter(|n| *n > 0)
                 .unwrap_or(DEFAULT_MAX_TEXT_LENGTH),
-            admission: admission_limits(text, max_upload_bytes),
+            admission: AdmissionAttributes::read(text),
         }
     }
 }
@@ -395,40 +394,22 @@ mod tests {
     }
 
     #[test]
-    fn admission_attributes_default_to_the_reference_chat_mode() {
+    fn admission_attributes_are_handed_on_as_given() {
         let d = PreviewConfig::from_attributes(attrs(&[]), None, []);
-        assert_eq!(d.admission, AdmissionLimits::default());
+        assert_eq!(d.admission, AdmissionAttributes::default());
         let p = PreviewConfig::from_attributes(
             attrs(&[
                 ("max-attachments", " 2 "),
-                ("max-reference-images", "1"),
-                ("max-reference-images-with-video", "0"),
-                ("max-reference-videos", "3"),
-                ("max-reference-audios", "4"),
                 ("image-max-size-mb", "1.5"),
-                ("video-max-size-mb", "0"),
-                ("audio-max-size-mb", "x"),
-                ("video-uploader-max-size-bytes", "5000"),
-                ("max-upload-bytes", "1048576"),
+                ("limit", "9"),
             ]),
             None,
             [],
         );
-        let a = p.admission;
-        assert_eq!(a.max_attachments, Some(2));
-        assert_eq!(a.max_reference_images, Some(1));
-        assert_eq!(a.max_reference_images_with_video, Some(0));
-        assert_eq!(a.max_reference_videos, Some(3));
-        assert_eq!(a.max_reference_audios, Some(4));
-        assert_eq!(a.image_max_size_mb.map(SizeMb::get), Some(1.5));
-        assert_eq!(
-            a.video_max_size_mb, None,
-            "zero is no limit, as in the reference"
-        );
-        assert_eq!(a.audio_max_size_mb, None);
-        assert_eq!(a.video_uploader_max_size_bytes, Some(5000));
-        assert_eq!(a.max_file_size_bytes, 1_048_576);
-        let bad = PreviewConfig::from_attributes(attrs(&[("max-attachments", "-1")]), None, []);
-        assert_eq!(bad.admission.max_attachments, None);
+        assert_eq!(p.admission.get("max-attachments").as_deref(), Some("2"));
+        assert_eq!(p.admission.get("image-max-size-mb").as_deref(), Some("1.5"));
+        assert_eq!(p.admission.0.len(), 2, "only the admission attributes");
+        let json = serde_json::to_string(&p.admission).expect("JSON");
+        assert_eq!(json, r#"[["max-attachments","2"],["image-max-size-mb","1.5"]]"#);
     }
 }

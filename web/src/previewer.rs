@@ -6,7 +6,8 @@
 //! or vocabulary. A Rust host that links them anyway can use `LocalPreviewer`
 //! (feature `local-preview`), which runs the same engine in this thread.
 
-use ctxguard_core::attachment::{AdmissionLimits, PreviewOptions, PreviewReport};
+use crate::config::AdmissionAttributes;
+use ctxguard_core::attachment::{PreviewOptions, PreviewReport};
 use serde::Serialize;
 use std::future::Future;
 use std::pin::Pin;
@@ -24,8 +25,9 @@ pub struct PreviewRequest {
     pub max_text_length: i64,
     /// The backend's upload cap: larger files get its refusal, unread.
     pub max_upload_bytes: u64,
-    /// The chat input's refusals before upload, applied before any file is read.
-    pub admission: AdmissionLimits,
+    /// The chat input's refusals before upload, applied (by the engine) before any file
+    /// is read.
+    pub admission: AdmissionAttributes,
 }
 
 /// Bytes of file `file_index` read so far, of its total.
@@ -210,7 +212,11 @@ mod local {
                         size_bytes: f.size().max(0.0) as u64,
                     })
                     .collect();
-                session.admit(&selection, &request.admission);
+                let limits = ctxguard_core::attachment::AdmissionLimits::from_attributes(
+                    |name| request.admission.get(name),
+                    request.max_upload_bytes,
+                );
+                session.admit(&selection, &limits);
                 for (i, file) in files.iter().enumerate() {
                     let size = file.size();
                     progress(i, 0.0, size);

@@ -33,7 +33,7 @@ use crate::attachment_budget::AttachmentBudget;
 use crate::forecast::TurnForecast;
 use crate::history::CompactionHistory;
 use crate::ids::{EventCursor, IdVerdict};
-use crate::projection::{DraftSend, ProjectionView};
+use crate::projection::ProjectionShown;
 use crate::run_clock::{elapsed_secs, offset_from_start, run_start_ms, RunAnchor};
 use crate::saved::{self, SavedToolbar};
 use crate::turn_end::{Interruption, TurnEnd};
@@ -79,8 +79,9 @@ pub struct Toolbar {
     ignored: IgnoredEvents,
     history: CompactionHistory,
     forecast: TurnForecast,
-    /// The send being written (never saved: it belongs to the page's composer).
-    send: DraftSend,
+    /// What sending the message being written will do, as the worker projected it
+    /// (never saved: it belongs to the page's composer).
+    projection: Option<ProjectionShown>,
 }
 
 impl Default for Toolbar {
@@ -113,7 +114,7 @@ impl Toolbar {
             ignored: IgnoredEvents::default(),
             history: CompactionHistory::default(),
             forecast: TurnForecast::default(),
-            send: DraftSend::default(),
+            projection: None,
         }
     }
 
@@ -171,7 +172,6 @@ impl Toolbar {
             failures: self.failures,
             clock_offset_ms: self.clock_offset_ms,
             stall_after_ms: self.stall_after_ms,
-            send: self.send,
             history,
             ..Toolbar::new()
         }
@@ -575,21 +575,10 @@ impl Toolbar {
         })
     }
 
-    /// Applies the snapshot built from a provider's usage (core's [`ctxguard_core::usage`])
-    /// like a host's status event of phase `final`, and takes its model.
-    pub fn apply_usage(
-        &mut self,
-        model: String,
-        metrics: ContextMetricsSnapshot,
-        now_ms: f64,
-    ) -> EventOutcome {
-        let event = ReceivedStatus {
-            response_id: String::new(),
-            phase: ReceivedPhase::Known(Phase::Final),
-            context_metrics: metrics,
-            context_compaction: None,
-        };
-        let outcome = self.apply_host_received(None, Ok(event), now_ms);
+    /// Applies the status event the worker made of a provider's usage (`event_json`, phase
+    /// `final`) like a host's event, and takes its model.
+    pub fn apply_usage(&mut self, model: String, event_json: &str, now_ms: f64) -> EventOutcome {
+        let outcome = self.apply_host_text(None, event_json, now_ms);
         if outcome == EventOutcome::Applied {
             self.model = Some(model);
         }
@@ -601,19 +590,14 @@ impl Toolbar {
         self.model.as_deref()
     }
 
-    /// The send being written.
-    pub fn send(&self) -> &DraftSend {
-        &self.send
+    /// Takes the worker's projection of the send being written (`None`: nothing to send).
+    pub fn set_projection(&mut self, projection: Option<ProjectionShown>) {
+        self.projection = projection;
     }
 
-    /// Changes the send being written (the draft's count, the linked preview's block).
-    pub fn update_send(&mut self, change: impl FnOnce(&mut DraftSend)) {
-        change(&mut self.send);
-    }
-
-    /// What sending it will do, by core's rule.
-    pub fn projection(&self) -> Option<ProjectionView> {
-        self.send.project(self.metrics.as_ref())
+    /// What sending it will do; none while no metrics are known.
+    pub fn projection(&self) -> Option<ProjectionShown> {
+        self.projection.filter(|_| self.metrics.is_some())
     }
 
     /// The model and per-block budget the attachment preview runs under.
@@ -628,7 +612,10 @@ impl Toolbar {
     /// What to show at `now_ms` (Unix milliseconds).
     pub fn view(&self, now_ms: f64) -> ToolbarView {
         ToolbarView {
-            metrics: self.metrics.as_ref().map(MetricsView::of),
+            metrics: self.metrics.as_ref().map(|m| MetricsView {
+                projection: self.projection,
+                ..MetricsView::of(m)
+            }),
             compaction: self.compaction_view(now_ms),
             connection: self.connection,
             offline_reason: (self.connection == Connection::Offline)
@@ -643,7 +630,6 @@ impl Toolbar {
                 .metrics
                 .as_ref()
                 .and_then(|m| self.forecast.forecast(m.used_input_tokens, m.trigger_limit)),
-            projection: self.projection(),
         }
     }
 

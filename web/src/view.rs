@@ -5,7 +5,7 @@
 use crate::connection::{Connection, OfflineReason};
 use crate::forecast::Forecast;
 use crate::outcome::IgnoredEvents;
-use crate::projection::ProjectionView;
+use crate::projection::ProjectionShown;
 use crate::turn_end::TurnEnd;
 use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
 use ctxguard_core::protocol::{ContextCompaction, ReceivedPhase};
@@ -34,8 +34,6 @@ pub struct ToolbarView {
     pub history_count: usize,
     /// Turns left before compaction, when they can be told.
     pub forecast: Option<Forecast>,
-    /// What sending the message being written will do, when there is one.
-    pub projection: Option<ProjectionView>,
 }
 
 /// The numbers of the context window.
@@ -63,6 +61,9 @@ pub struct MetricsView {
     pub target_percent: f64,
     /// The per-source split, when the event carried one.
     pub breakdown: Option<Vec<BreakdownPart>>,
+    /// What sending the message being written will do, when one is being written (the
+    /// ghost segment and the line under the bar are drawn from the metrics they extend).
+    pub projection: Option<ProjectionShown>,
 }
 
 impl MetricsView {
@@ -87,6 +88,7 @@ impl MetricsView {
             trigger_percent: share(m.trigger_limit),
             target_percent: share(m.target_limit),
             breakdown: m.breakdown.as_ref().map(|b| BreakdownPart::split(b, share)),
+            projection: None,
         }
     }
 }

@@ -169,7 +169,49 @@ impl Default for AdmissionLimits {
     }
 }
 
+/// The chat input's limits as element attributes (`<ctxguard-attachment-preview>`), in the
+/// order of [`AdmissionLimits`]' fields; the generic cap is the element's `max-upload-bytes`.
+pub const ADMISSION_ATTRIBUTES: [&str; 9] = [
+    "max-attachments",
+    "max-reference-images",
+    "max-reference-images-with-video",
+    "max-reference-videos",
+    "max-reference-audios",
+    "image-max-size-mb",
+    "video-max-size-mb",
+    "audio-max-size-mb",
+    "video-uploader-max-size-bytes",
+];
+
 impl AdmissionLimits {
+    /// The limits named by [`ADMISSION_ATTRIBUTES`] (`attribute(name)`: its value, when
+    /// present), read as the reference normalises them: a count is a whole number of files,
+    /// a size in MB a number above zero (0 is no limit); anything else is absent, the
+    /// reference's chat default. `max_file_size_bytes` is the generic cap.
+    pub fn from_attributes(
+        attribute: impl Fn(&str) -> Option<String>,
+        max_file_size_bytes: u64,
+    ) -> AdmissionLimits {
+        let count = |name: &str| attribute(name).and_then(|v| v.trim().parse::<u64>().ok());
+        let mb = |name: &str| {
+            attribute(name)
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .and_then(SizeMb::new)
+        };
+        AdmissionLimits {
+            max_attachments: count("max-attachments"),
+            max_reference_images: count("max-reference-images"),
+            max_reference_images_with_video: count("max-reference-images-with-video"),
+            max_reference_videos: count("max-reference-videos"),
+            max_reference_audios: count("max-reference-audios"),
+            image_max_size_mb: mb("image-max-size-mb"),
+            video_max_size_mb: mb("video-max-size-mb"),
+            audio_max_size_mb: mb("audio-max-size-mb"),
+            video_uploader_max_size_bytes: count("video-uploader-max-size-bytes"),
+            max_file_size_bytes,
+        }
+    }
+
     fn max_of_type(&self, media: MediaType) -> Option<u64> {
         match media {
             MediaType::Image => self.max_reference_images,

@@ -297,3 +297,43 @@ fn english_messages_are_the_reference_en_texts() {
         "File size is 1.5 MB; this model allows up to 1 MB"
     );
 }
+
+#[test]
+fn attributes_read_as_the_reference_normalises_its_limits() {
+    let none = AdmissionLimits::from_attributes(|_| None, DEFAULT_MAX_FILE_SIZE_BYTES);
+    assert_eq!(none, AdmissionLimits::default());
+    let given = [
+        ("max-attachments", " 2 "),
+        ("max-reference-images", "1"),
+        ("max-reference-images-with-video", "0"),
+        ("max-reference-videos", "3"),
+        ("max-reference-audios", "4"),
+        ("image-max-size-mb", "1.5"),
+        ("video-max-size-mb", "0"),
+        ("audio-max-size-mb", "x"),
+        ("video-uploader-max-size-bytes", "5000"),
+    ];
+    assert!(given.iter().all(|(n, _)| ADMISSION_ATTRIBUTES.contains(n)));
+    let attribute = |name: &str| {
+        given
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.to_string())
+    };
+    let a = AdmissionLimits::from_attributes(attribute, 1_048_576);
+    assert_eq!(a.max_attachments, Some(2));
+    assert_eq!(a.max_reference_images, Some(1));
+    assert_eq!(a.max_reference_images_with_video, Some(0));
+    assert_eq!(a.max_reference_videos, Some(3));
+    assert_eq!(a.max_reference_audios, Some(4));
+    assert_eq!(a.image_max_size_mb.map(SizeMb::get), Some(1.5));
+    assert_eq!(a.video_max_size_mb, None, "zero is no limit, as in the reference");
+    assert_eq!(a.audio_max_size_mb, None);
+    assert_eq!(a.video_uploader_max_size_bytes, Some(5000));
+    assert_eq!(a.max_file_size_bytes, 1_048_576);
+    let negative = AdmissionLimits::from_attributes(
+        |n| (n == "max-attachments").then(|| "-1".to_string()),
+        DEFAULT_MAX_FILE_SIZE_BYTES,
+    );
+    assert_eq!(negative.max_attachments, None);
+}

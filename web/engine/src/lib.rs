@@ -12,6 +12,12 @@
 //! JavaScript as `PreviewSession` (the toolbar package runs it in a module
 //! Worker, `preview-worker.js`). A cancelled preview is its worker
 //! terminated, which stops a parse at once and frees all its memory.
+//!
+//! The same worker serves the toolbar's send being written, so the toolbar's
+//! own module needs no tokenizer, no model limits and no projection rule: the
+//! draft's count ([`count_draft`]), the projection of the send onto the
+//! toolbar's metrics ([`send`]) and a provider's usage made into a status event
+//! ([`usage`]).
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
@@ -19,6 +25,8 @@
 mod wasm;
 
 mod draft;
+pub mod send;
+pub mod usage;
 pub use draft::count_draft;
 
 use ctxguard_core::attachment::{

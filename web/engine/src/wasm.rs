@@ -29,12 +29,28 @@ impl PreviewSession {
     }
 
     /// Judges the files about to be added as the chat input does before upload:
-    /// `selectionJson` `[{name, size_bytes}]`, `limitsJson` core's `AdmissionLimits`.
-    pub fn admit(&mut self, selection_json: &str, limits_json: &str) -> Result<(), JsError> {
+    /// `selectionJson` `[{name, size_bytes}]`, `attributesJson` the element's admission
+    /// attributes `[[name, value], …]` (see `AdmissionLimits::from_attributes`), under the
+    /// generic cap `maxUploadBytes`.
+    pub fn admit(
+        &mut self,
+        selection_json: &str,
+        attributes_json: &str,
+        max_upload_bytes: f64,
+    ) -> Result<(), JsError> {
         let selection: Vec<Candidate> = serde_json::from_str(selection_json)
             .map_err(|e| JsError::new(&format!("admission files: {e}")))?;
-        let limits: AdmissionLimits = serde_json::from_str(limits_json)
-            .map_err(|e| JsError::new(&format!("admission limits: {e}")))?;
+        let attributes: Vec<(String, String)> = serde_json::from_str(attributes_json)
+            .map_err(|e| JsError::new(&format!("admission attributes: {e}")))?;
+        let limits = AdmissionLimits::from_attributes(
+            |name| {
+                attributes
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.clone())
+            },
+            whole(max_upload_bytes),
+        );
         self.0.admit(&selection, &limits);
         Ok(())
     }

@@ -10,7 +10,8 @@ use super::report_dom;
 use crate::attachment_budget::AttachmentBudget;
 use crate::i18n::{Lang, Text};
 use crate::previewer::{Cancel, PreviewRequest, Previewer, Report, Running};
-use ctxguard_core::attachment::{AdmissionLimits, PreviewOptions, PreviewReport};
+use crate::config::AdmissionAttributes;
+use ctxguard_core::attachment::{PreviewOptions, PreviewReport};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::rc::Rc;
@@ -59,10 +60,10 @@ pub fn AttachmentPanel(
     lang: Lang,
     previewer: Rc<dyn Previewer>,
     #[prop(optional)] files: Option<FileList>,
-    /// The chat input's refusals before upload (default: the reference's chat mode);
-    /// its generic cap is `limits.max_upload_bytes`.
+    /// The chat input's refusals before upload, as the element's attributes give them
+    /// (default: none, the reference's chat mode); their generic cap is `limits.max_upload_bytes`.
     #[prop(optional, into)]
-    admission: Option<Signal<AdmissionLimits>>,
+    admission: Option<Signal<AdmissionAttributes>>,
     #[prop(optional)] on_report: Option<Callback<Result<Option<Report>, String>>>,
     #[prop(optional)] on_progress: Option<Callback<(usize, f64, f64)>>,
     /// Each change cancels the running preview (the element's `cancel()`).
@@ -108,10 +109,7 @@ pub fn AttachmentPanel(
             },
             max_text_length: limits.max_text_length,
             max_upload_bytes: limits.max_upload_bytes,
-            admission: AdmissionLimits {
-                max_file_size_bytes: limits.max_upload_bytes,
-                ..admission.map(|a| a.get()).unwrap_or_default()
-            },
+            admission: admission.map(|a| a.get()).unwrap_or_default(),
         };
         let on_bytes = Rc::new(move |i: usize, done: f64, total: f64| {
             if generation.get_value() != current {

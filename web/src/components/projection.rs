@@ -2,17 +2,17 @@
 //! sending: N% left" and what the guard will do with it.
 
 use crate::i18n::{Lang, Text};
-use crate::projection::ProjectionView;
+use crate::view::MetricsView;
 use leptos::prelude::*;
 
 /// The projection's line (nothing while nothing is being written).
 #[component]
 pub fn SendProjection(
-    #[prop(into)] projection: Signal<Option<ProjectionView>>,
+    #[prop(into)] metrics: Signal<Option<MetricsView>>,
     lang: Lang,
 ) -> impl IntoView {
     move || {
-        projection.get().map(|p| {
+        metrics.get().and_then(|m| m.projection).map(|p| {
             let t = Text(lang);
             view! {
                 <div
@@ -24,7 +24,7 @@ pub fn SendProjection(
                 >
                     <span class="projection-left" data-testid="projection-left">{t.after_sending(p.remaining_percent)}</span>
                     <span class="projection-consequence" data-testid="projection-consequence">
-                        {t.send_consequence(&p.projection.outcome)}
+                        {t.send_consequence(&p.outcome)}
                     </span>
                 </div>
             }

@@ -26,7 +26,6 @@ pub fn StatusToolbar(
     let view_model: Memo<ToolbarView> = Memo::new(move |_| state.with(|t| t.view(now_ms.get())));
     let metrics = Memo::new(move |_| view_model.with(|v| v.metrics.clone()));
     let compaction = Memo::new(move |_| view_model.with(|v| v.compaction.clone()));
-    let projection = Memo::new(move |_| view_model.with(|v| v.projection.clone()));
     let history_open = RwSignal::new(false);
     let text = Text(lang);
 
@@ -206,8 +205,8 @@ pub fn StatusToolbar(
                     })}
                 </span>
             </div>
-            <UsageBar metrics=metrics lang=lang compact=compact projection=projection />
-            <SendProjection projection=projection lang=lang />
+            <UsageBar metrics=metrics lang=lang compact=compact />
+            <SendProjection metrics=metrics lang=lang />
             {(!compact).then(|| view! {
                 <Breakdown parts=Signal::derive(move || metrics.with(|m| m.as_ref().and_then(|m| m.breakdown.clone()))) lang=lang />
             })}

@@ -2,7 +2,6 @@
 //! and marks at the compaction target and trigger; an ARIA progressbar.
 
 use crate::i18n::{group_thousands, Lang, Text};
-use crate::projection::ProjectionView;
 use crate::view::MetricsView;
 use leptos::prelude::*;
 
@@ -14,26 +13,25 @@ fn pct(v: f64) -> String {
 }
 
 /// The bar for `metrics` (empty until metrics are known); `compact`: thin, with no scale;
-/// `projection`: the send being written, as a ghost segment after the used part.
+/// the send being written (the metrics' projection) as a ghost segment after the used part.
 #[component]
 pub fn UsageBar(
     #[prop(into)] metrics: Signal<Option<MetricsView>>,
     lang: Lang,
     #[prop(optional)] compact: bool,
-    #[prop(optional, into)] projection: Option<Signal<Option<ProjectionView>>>,
 ) -> impl IntoView {
     let ghost = move || {
-        projection.and_then(|p| p.get()).map(|p| {
+        metrics.get().and_then(|m| m.projection).map(|p| {
             view! {
                 <span
                     class="bar-ghost"
                     part="projection-ghost"
                     data-testid="projection-ghost"
                     data-outcome=p.outcome_name()
-                    data-tokens=p.projection.added_tokens.to_string()
+                    data-tokens=p.added_tokens.to_string()
                     style:left=pct(p.ghost_start_percent)
                     style:width=pct(p.ghost_width_percent)
-                    title=Text(lang).send_adds(p.projection.added_tokens)
+                    title=Text(lang).send_adds(p.added_tokens)
                 ></span>
             }
         })

@@ -208,7 +208,7 @@ impl Inner {
                 max_upload_bytes: c.max_upload_bytes,
             })
         });
-        let admission = Signal::derive(move || config.with(|c| c.admission));
+        let admission = Signal::derive(move || config.with(|c| c.admission.clone()));
         let weak = SendWrapper::new(Rc::downgrade(self));
         let on_report = Callback::new(move |outcome: Result<Option<Report>, String>| {
             if let Some(inner) = Weak::upgrade(&weak) {

@@ -310,7 +310,6 @@ impl Inner {
         if PublicState::differs(before, after) {
             self.report_change(&session, after);
         }
-        send::notify_projection(&self.host, before, after);
     }
 
     fn report_change(&self, session: &str, after: &Toolbar) {

@@ -1,56 +1,66 @@
-//! The toolbar's rules for a provider's usage and the send being written.
+//! The toolbar's rules for a provider's usage (as the worker's status event)
+//! and for the projection of the send being written.
 
 use super::*;
-use crate::projection::DraftCount;
 use crate::testing::*;
-use ctxguard_core::usage::ProviderUsage;
-use serde_json::json;
+use ctxguard_core::projection::Outcome;
 
-fn usage(value: serde_json::Value) -> (String, ContextMetricsSnapshot) {
-    ProviderUsage::from_json(&value)
-        .expect("a usage shape")
-        .snapshot(None, None)
-        .expect("a model")
+/// The status event the worker makes of `{"model":"gpt-4o","prompt_tokens":32000}`.
+fn usage_event() -> String {
+    let limits = ctxguard_core::budget::context_limits("gpt-4o", None, None);
+    let metrics = ContextMetricsSnapshot::from_used(32_000, &limits);
+    let event = ctxguard_core::protocol::StatusEvent::new("", Phase::Final, metrics);
+    serde_json::to_string(&event).expect("an event's JSON")
+}
+
+fn shown(outcome: Outcome, width: f64) -> ProjectionShown {
+    ProjectionShown {
+        added_tokens: 6,
+        remaining_percent: 49,
+        outcome,
+        ghost_start_percent: 50.0,
+        ghost_width_percent: width,
+    }
 }
 
 #[test]
 fn a_usage_applies_like_a_status_event_and_names_the_model() {
     let mut t = Toolbar::new();
-    let (model, m) = usage(json!({"model": "gpt-4o", "prompt_tokens": 32_000}));
-    assert_eq!(t.apply_usage(model, m, T0), EventOutcome::Applied);
+    assert_eq!(
+        t.apply_usage("gpt-4o".into(), &usage_event(), T0),
+        EventOutcome::Applied
+    );
     let v = t.view(T0);
-    let shown = v.metrics.expect("metrics from the usage");
-    assert_eq!((shown.used_tokens, shown.remaining_percent), (32_000, 75));
+    let metrics = v.metrics.expect("metrics from the usage");
+    assert_eq!((metrics.used_tokens, metrics.remaining_percent), (32_000, 75));
     assert_eq!(v.phase, Some(ReceivedPhase::Known(Phase::Final)));
     assert_eq!(t.model(), Some("gpt-4o"));
     assert_eq!(t.attachment_budget().model, "gpt-4o");
     // Numbered one past the last applied event: a later stream event still applies.
     assert_eq!(t.last_event_id(), Some(1));
     assert_eq!(apply(&mut t, 2, &event(40_000)), EventOutcome::Applied);
+    // An event that cannot be read names no model.
+    let mut t = Toolbar::new();
+    assert_ne!(t.apply_usage("x".into(), "{}", T0), EventOutcome::Applied);
+    assert_eq!(t.model(), None);
 }
 
 #[test]
-fn typing_and_attaching_move_the_projection() {
+fn the_projection_is_shown_only_beside_metrics() {
     let mut t = Toolbar::new();
+    t.set_projection(Some(shown(Outcome::Fits, 1.0)));
+    assert!(t.view(T0).metrics.and_then(|m| m.projection).is_none(), "no metrics, nothing to project onto");
     assert_eq!(apply(&mut t, 1, &event(64_000)), EventOutcome::Applied);
-    assert!(t.view(T0).projection.is_none(), "nothing is being written");
-    t.update_send(|s| {
-        s.draft = Some(DraftCount {
-            message_tokens: 6,
-            kept_tokens: 154,
-        })
-    });
-    let typed = t.view(T0).projection.expect("a draft");
-    assert_eq!(typed.projection.added_tokens, 6);
-    assert_eq!(typed.outcome_name(), "fits");
-    t.update_send(|s| s.block_tokens = 37_000);
-    let attached = t.view(T0).projection.expect("a draft and a block");
-    assert!(attached.ghost_width_percent > typed.ghost_width_percent);
-    // 64000 + 37006 = 101006 ≥ the trigger 100800: compaction before the reply.
-    assert_eq!(attached.outcome_name(), "compacts");
-    assert_eq!(attached.remaining_percent, 21);
-    // A new session keeps what is being written; the metrics go, and so does the projection.
-    let cleared = t.cleared();
-    assert_eq!(cleared.send(), t.send());
-    assert!(cleared.projection().is_none());
+    assert_eq!(t.view(T0).metrics.and_then(|m| m.projection).map(|p| p.outcome_name()), Some("fits"));
+    let compacts = Outcome::Compacts {
+        expected_after_tokens: 89_600,
+        expected_after_percent: 30,
+    };
+    t.set_projection(Some(shown(compacts, 30.0)));
+    let p = t.view(T0).metrics.and_then(|m| m.projection).expect("a projection");
+    assert_eq!((p.outcome_name(), p.ghost_width_percent), ("compacts", 30.0));
+    // A new session has no metrics: its ghost goes until the worker projects again.
+    assert!(t.cleared().projection().is_none());
+    t.set_projection(None);
+    assert!(t.view(T0).metrics.and_then(|m| m.projection).is_none());
 }

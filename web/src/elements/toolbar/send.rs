@@ -1,71 +1,77 @@
-//! The toolbar's methods for a host that knows only its provider's usage
-//! (`setUsage`) and for the send being written (`setDraftCount`,
-//! `setBlockTokens`, read by the element's JavaScript from the draft and the
-//! linked preview), and the `ctxguard-projection` event they cause.
+//! The toolbar's side of the send being written and of `setUsage`. The
+//! element's JavaScript asks the toolbar's worker (the preview's engine, which
+//! holds the tokenizer, the model limits and the projection rule) and hands
+//! the answers here: `applyUsage` takes the status event made of a provider's
+//! usage, `setProjection` the projection to draw; `countingModel` says whose
+//! encoding counts the draft. The `ctxguard-projection` event is dispatched by
+//! the element's JavaScript, which holds its detail as the worker made it.
 
 use super::super::dom;
 use super::ToolbarController;
-use crate::js_text;
-use crate::projection::DraftCount;
-use crate::state::Toolbar;
-use ctxguard_core::tokens::Tokens;
-use ctxguard_core::usage::ProviderUsage;
-use leptos::prelude::*;
+use crate::projection::ProjectionShown;
+use ctxguard_core::projection::Outcome;
+use leptos::prelude::WithUntracked;
 use wasm_bindgen::prelude::*;
-use web_sys::HtmlElement;
 
-/// A JS number as a count of tokens (not finite or negative: 0).
-fn tokens(n: f64) -> Tokens {
-    if n.is_finite() && n > 0.0 {
-        n.min(i64::MAX as f64) as Tokens
-    } else {
-        0
+/// `object[key]` as a number (absent or not a number: 0).
+fn number(object: &JsValue, key: &str) -> f64 {
+    js_sys::Reflect::get(object, &JsValue::from_str(key))
+        .ok()
+        .and_then(|v| v.as_f64())
+        .filter(|n| n.is_finite())
+        .unwrap_or(0.0)
+}
+
+/// The worker's `{detail, ghost_start_percent, ghost_width_percent}`, read (null: none).
+fn shown(projection: &JsValue) -> Option<ProjectionShown> {
+    if !projection.is_object() {
+        return None;
     }
+    let detail = js_sys::Reflect::get(projection, &JsValue::from_str("detail")).ok()?;
+    let outcome = js_sys::Reflect::get(&detail, &JsValue::from_str("outcome"))
+        .ok()?
+        .as_string()?;
+    let outcome = match outcome.as_str() {
+        "fits" => Outcome::Fits,
+        "compacts" => Outcome::Compacts {
+            expected_after_tokens: number(&detail, "expected_after_tokens") as i64,
+            expected_after_percent: number(&detail, "expected_after_percent") as i64,
+        },
+        "too_large" => Outcome::TooLarge {
+            exceeds_input: js_sys::Reflect::get(&detail, &JsValue::from_str("exceeds_input"))
+                .ok()
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false),
+        },
+        _ => return None,
+    };
+    Some(ProjectionShown {
+        added_tokens: number(&detail, "added_tokens") as i64,
+        remaining_percent: (number(&detail, "remaining_percent") as i64).clamp(0, 100),
+        outcome,
+        ghost_start_percent: number(projection, "ghost_start_percent").clamp(0.0, 100.0),
+        ghost_width_percent: number(projection, "ghost_width_percent").clamp(0.0, 100.0),
+    })
 }
 
 #[wasm_bindgen]
 impl ToolbarController {
-    /// Builds the snapshot of a provider's usage (core's `usage` rules; the `model` and
-    /// `context-window` attributes when the object has none) and applies it like a status
-    /// event. Throws a TypeError saying what to give when it cannot be read.
-    #[wasm_bindgen(js_name = setUsage)]
-    pub fn set_usage(&self, usage: JsValue) -> Result<String, JsValue> {
-        let value = dom::json_text(&usage)
-            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-            .unwrap_or(serde_json::Value::Null);
-        let host = &self.inner.host;
-        let model = dom::attribute(host, "model");
-        let window = dom::attribute(host, "context-window")
-            .and_then(|w| w.trim().parse::<Tokens>().ok())
-            .filter(|w| *w > 0);
-        let (model, metrics) = ProviderUsage::from_json(&value)
-            .and_then(|u| u.snapshot(model.as_deref(), window))
-            .map_err(|e| js_sys::TypeError::new(&format!("setUsage: {e}")))?;
-        let outcome = self
-            .inner
-            .live()
-            .update(|t| t.apply_usage(model, metrics, js_sys::Date::now()));
-        Ok(outcome.as_str().to_string())
-    }
-
-    /// The draft's count from the worker (`messageTokens` < 0: no draft).
-    #[wasm_bindgen(js_name = setDraftCount)]
-    pub fn set_draft_count(&self, message_tokens: f64, kept_tokens: f64) {
-        let draft = (message_tokens >= 0.0).then(|| DraftCount {
-            message_tokens: tokens(message_tokens),
-            kept_tokens: tokens(kept_tokens),
-        });
+    /// Applies the status event the worker made of a provider's usage and takes its model;
+    /// returns the outcome (`applied`, `stale`, …).
+    #[wasm_bindgen(js_name = applyUsage)]
+    pub fn apply_usage(&self, model: String, event_json: &str) -> String {
         self.inner
             .live()
-            .update(|t| t.update_send(|s| s.draft = draft));
+            .update(|t| t.apply_usage(model, event_json, js_sys::Date::now()))
+            .as_str()
+            .to_string()
     }
 
-    /// The linked preview's block after its cut (0 without attachments).
-    #[wasm_bindgen(js_name = setBlockTokens)]
-    pub fn set_block_tokens(&self, block_tokens: f64) {
-        self.inner
-            .live()
-            .update(|t| t.update_send(|s| s.block_tokens = tokens(block_tokens)));
+    /// Draws the worker's projection of the send (null: nothing is being written).
+    #[wasm_bindgen(js_name = setProjection)]
+    pub fn set_projection(&self, projection: JsValue) {
+        let shown = shown(&projection);
+        self.inner.live().update(|t| t.set_projection(shown));
     }
 
     /// The model whose encoding counts the draft (the metrics' model, else the `model`
@@ -77,24 +83,5 @@ impl ToolbarController {
             .with_untracked(|t| t.model().map(str::to_string))
             .or_else(|| dom::attribute(&self.inner.host, "model"))
             .unwrap_or_else(|| live.state().with_untracked(|t| t.attachment_budget().model))
-    }
-
-    /// The current projection (the `ctxguard-projection` detail), null when nothing is written.
-    pub fn projection(&self) -> JsValue {
-        self.inner.live().state().with_untracked(projection_detail)
-    }
-}
-
-/// The `ctxguard-projection` detail of `toolbar`: the numbers and the outcome, or null.
-fn projection_detail(toolbar: &Toolbar) -> JsValue {
-    toolbar
-        .projection()
-        .map_or(JsValue::NULL, |p| js_text::serialize_to_js(&p))
-}
-
-/// Dispatches `ctxguard-projection` when the projection changed between `before` and `after`.
-pub(super) fn notify_projection(host: &HtmlElement, before: &Toolbar, after: &Toolbar) {
-    if before.projection() != after.projection() {
-        dom::dispatch(host, "ctxguard-projection", &projection_detail(after));
     }
 }
