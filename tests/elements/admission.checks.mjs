@@ -27,9 +27,11 @@ export async function admissionChecks(h, check) {
         const report = await en.previewFiles(files());
         await zh.previewFiles(files());
         await t.settle();
+        // The refused selection's rows, read before the next selection replaces them.
+        const refusedRows = rowsOf(en);
         const two = await en.previewFiles(files().slice(0, 2));
         await t.settle();
-        return { report, event: events[0], en: rowsOf(en), zh: rowsOf(zh), two: two.attachments.map((a) => a.state), twoRows: rowsOf(en) };
+        return { report, event: events[0], en: refusedRows, zh: rowsOf(zh), two: two.attachments.map((a) => a.state), twoRows: rowsOf(en) };
       });
       const { report } = out;
       assert(same(report.attachments.map((a) => a.state), ["rejected", "rejected", "rejected"]), JSON.stringify(report.attachments));

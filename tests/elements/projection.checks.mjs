@@ -11,24 +11,24 @@ const FILES = `
 `;
 
 export async function projectionChecks(h, check) {
-  await check("setUsage builds the snapshot from OpenAI, Anthropic and AI SDK usage shapes and the model/context-window attributes", () =>
+  await check("setUsage (read in the toolbar's worker, resolving to the outcome) builds the snapshot from OpenAI, Anthropic and AI SDK usage shapes and the model/context-window attributes", () =>
     h.with(async ({ page }) => {
       const out = await page.evaluate(async () => {
         const tb = t.add('<ctxguard-toolbar source="host" session="u1"></ctxguard-toolbar>');
         const seen = [];
         tb.addEventListener("ctxguard-change", (e) => seen.push(e.detail.metrics?.used_input_tokens));
         const r = [];
-        r.push(tb.setUsage({ model: "gpt-4o", usage: { prompt_tokens: 32_000, completion_tokens: 12, total_tokens: 32_012 } }));
+        r.push(await tb.setUsage({ model: "gpt-4o", usage: { prompt_tokens: 32_000, completion_tokens: 12, total_tokens: 32_012 } }));
         await t.settle();
         const openai = [tb.state.metrics, t.text(tb, "ctxguard-remaining")];
-        r.push(tb.setUsage({ model: "claude-sonnet-4-20250514", input_tokens: 12, cache_creation_input_tokens: 3_000, cache_read_input_tokens: 40_000 }));
+        r.push(await tb.setUsage({ model: "claude-sonnet-4-20250514", input_tokens: 12, cache_creation_input_tokens: 3_000, cache_read_input_tokens: 40_000 }));
         const anthropic = tb.state.metrics;
         const declared = t.add('<ctxguard-toolbar source="host" session="u2" model="my-model" context-window="32000"></ctxguard-toolbar>');
-        r.push(declared.setUsage({ inputTokens: 16_000, outputTokens: 40, totalTokens: 16_040 }));
+        r.push(await declared.setUsage({ inputTokens: 16_000, outputTokens: 40, totalTokens: 16_040 }));
         await t.settle();
         const aiSdk = [declared.state.metrics, t.text(declared, "ctxguard-remaining")];
         let threw = null;
-        try { declared.setUsage({ outputTokens: 5 }); } catch (e) { threw = [e.constructor.name, e.message]; }
+        try { await declared.setUsage({ outputTokens: 5 }); } catch (e) { threw = [e.constructor.name, e.message]; }
         return { r, openai, anthropic, aiSdk, threw, seen };
       });
       assert(same(out.r, ["applied", "applied", "applied"]), JSON.stringify(out.r));
