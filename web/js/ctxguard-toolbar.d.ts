@@ -240,8 +240,8 @@ export declare class CtxguardToolbarElement extends HTMLElement {
   clear(): void;
   /** A JSON-safe snapshot. */
   readonly state: ToolbarState;
-  /** Builds the snapshot from a provider's usage (the `model` and `context-window` attributes when it names none) and applies it like a status event. Throws a TypeError saying what to give. */
-  setUsage(usage: ProviderUsage): EventOutcome;
+  /** Builds the snapshot from a provider's usage (the `model` and `context-window` attributes when it names none) in the toolbar's worker and applies it like a status event. Rejects with a TypeError saying what to give. */
+  setUsage(usage: ProviderUsage): Promise<EventOutcome>;
   /** The message being written (counted off the main thread, debounced); same as setting `draft`. */
   setDraft(text: string): void;
   draft: string;
