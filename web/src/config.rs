@@ -206,7 +206,10 @@ impl AdmissionAttributes {
 
     /// The value of attribute `name`, when given.
     pub fn get(&self, name: &str) -> Option<String> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
     }
 }
 
@@ -410,6 +413,9 @@ mod tests {
         assert_eq!(p.admission.get("image-max-size-mb").as_deref(), Some("1.5"));
         assert_eq!(p.admission.0.len(), 2, "only the admission attributes");
         let json = serde_json::to_string(&p.admission).expect("JSON");
-        assert_eq!(json, r#"[["max-attachments","2"],["image-max-size-mb","1.5"]]"#);
+        assert_eq!(
+            json,
+            r#"[["max-attachments","2"],["image-max-size-mb","1.5"]]"#
+        );
     }
 }

@@ -66,8 +66,12 @@ mod tests {
 
     #[test]
     fn a_usage_becomes_a_final_status_event_for_its_model() {
-        let u = usage_event(r#"{"model":"gpt-4o","usage":{"prompt_tokens":32000}}"#, None, None)
-            .expect("an OpenAI usage");
+        let u = usage_event(
+            r#"{"model":"gpt-4o","usage":{"prompt_tokens":32000}}"#,
+            None,
+            None,
+        )
+        .expect("an OpenAI usage");
         assert_eq!(u.model, "gpt-4o");
         let event = ReceivedStatus::from_text(&u.event_json).expect("an event");
         assert_eq!(event.phase.known(), Some(Phase::Final));
@@ -78,11 +82,18 @@ mod tests {
 
     #[test]
     fn the_host_attributes_name_what_the_usage_does_not() {
-        let u = usage_event(r#"{"inputTokens":16000}"#, Some("my-model"), Some(" 32000 "))
-            .expect("an AI SDK usage");
+        let u = usage_event(
+            r#"{"inputTokens":16000}"#,
+            Some("my-model"),
+            Some(" 32000 "),
+        )
+        .expect("an AI SDK usage");
         assert_eq!(u.model, "my-model");
         let m = metrics(&u);
-        assert_eq!((m.context_window, m.available_input_tokens), (32_000, 16_000));
+        assert_eq!(
+            (m.context_window, m.available_input_tokens),
+            (32_000, 16_000)
+        );
         // A window that is not a positive whole number is no window.
         let u = usage_event(r#"{"inputTokens":16000}"#, Some("gpt-4o"), Some("-5"))
             .expect("an AI SDK usage");
@@ -97,8 +108,14 @@ mod tests {
             .expect_err("no input")
             .to_string()
             .contains("inputTokens (AI SDK)"));
-        assert_eq!(usage_event("null", None, None), Err(UsageError::NotAnObject));
-        assert_eq!(usage_event("not json", None, None), Err(UsageError::NotAnObject));
+        assert_eq!(
+            usage_event("null", None, None),
+            Err(UsageError::NotAnObject)
+        );
+        assert_eq!(
+            usage_event("not json", None, None),
+            Err(UsageError::NotAnObject)
+        );
         assert_eq!(
             usage_event(r#"{"input_tokens":1}"#, None, None),
             Err(UsageError::NoModel)

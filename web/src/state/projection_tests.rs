@@ -32,7 +32,10 @@ fn a_usage_applies_like_a_status_event_and_names_the_model() {
     );
     let v = t.view(T0);
     let metrics = v.metrics.expect("metrics from the usage");
-    assert_eq!((metrics.used_tokens, metrics.remaining_percent), (32_000, 75));
+    assert_eq!(
+        (metrics.used_tokens, metrics.remaining_percent),
+        (32_000, 75)
+    );
     assert_eq!(v.phase, Some(ReceivedPhase::Known(Phase::Final)));
     assert_eq!(t.model(), Some("gpt-4o"));
     assert_eq!(t.attachment_budget().model, "gpt-4o");
@@ -49,16 +52,32 @@ fn a_usage_applies_like_a_status_event_and_names_the_model() {
 fn the_projection_is_shown_only_beside_metrics() {
     let mut t = Toolbar::new();
     t.set_projection(Some(shown(Outcome::Fits, 1.0)));
-    assert!(t.view(T0).metrics.and_then(|m| m.projection).is_none(), "no metrics, nothing to project onto");
+    assert!(
+        t.view(T0).metrics.and_then(|m| m.projection).is_none(),
+        "no metrics, nothing to project onto"
+    );
     assert_eq!(apply(&mut t, 1, &event(64_000)), EventOutcome::Applied);
-    assert_eq!(t.view(T0).metrics.and_then(|m| m.projection).map(|p| p.outcome_name()), Some("fits"));
+    assert_eq!(
+        t.view(T0)
+            .metrics
+            .and_then(|m| m.projection)
+            .map(|p| p.outcome_name()),
+        Some("fits")
+    );
     let compacts = Outcome::Compacts {
         expected_after_tokens: 89_600,
         expected_after_percent: 30,
     };
     t.set_projection(Some(shown(compacts, 30.0)));
-    let p = t.view(T0).metrics.and_then(|m| m.projection).expect("a projection");
-    assert_eq!((p.outcome_name(), p.ghost_width_percent), ("compacts", 30.0));
+    let p = t
+        .view(T0)
+        .metrics
+        .and_then(|m| m.projection)
+        .expect("a projection");
+    assert_eq!(
+        (p.outcome_name(), p.ghost_width_percent),
+        ("compacts", 30.0)
+    );
     // A new session has no metrics: its ghost goes until the worker projects again.
     assert!(t.cleared().projection().is_none());
     t.set_projection(None);
