@@ -9,12 +9,13 @@ mod allocate;
 mod block;
 mod files;
 mod header;
+mod message_params;
 mod parse;
 mod preview;
 
 pub use admission::{
-    admit, english_template, interpolate, ADMISSION_ATTRIBUTES, media_type, AdmissionLimits, Candidate, MediaType,
-    MessageRef, Refusal, RefusalMessage, SizeMb, DEFAULT_MAX_FILE_SIZE_BYTES,
+    admit, english_template, interpolate, media_type, AdmissionLimits, Candidate, MediaType,
+    MessageRef, Refusal, RefusalMessage, SizeMb, ADMISSION_ATTRIBUTES, DEFAULT_MAX_FILE_SIZE_BYTES,
 };
 pub use allocate::allocate_budget;
 pub use block::{
@@ -28,6 +29,7 @@ pub use files::{
     Stored, StoredImage, UploadTruncation,
 };
 pub use header::{build_header, display_name, format_size, is_text_readable_mime, HeaderArgs};
+pub use message_params::MessageParams;
 pub use preview::{
     default_limit, preview_messages, PreviewOutcome, SegmentReport, DEFAULT_LIMIT_CAP,
 };

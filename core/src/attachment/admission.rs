@@ -23,8 +23,8 @@
 //! counts a file once its upload succeeds; a preview assumes it does). The
 //! reference has no duplicate-file rule: two files of one name both upload.
 
+use super::message_params::MessageParams;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Bytes in the reference's megabyte (`1024 * 1024`).
 const MIB: u64 = 1024 * 1024;
@@ -275,8 +275,8 @@ pub struct MessageRef {
     /// The i18n key with its namespace, e.g. `chat:generate.max_attachments`.
     pub key: String,
     /// The values interpolated into it, as the frontend prints them.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub params: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "MessageParams::is_empty")]
+    pub params: MessageParams,
 }
 
 /// A refusal as the frontend shows it: a toast's title and description.
@@ -406,9 +406,9 @@ pub fn english_template(key: &str) -> Option<&'static str> {
 }
 
 /// `template` with each `{{name}}` replaced by its value, as i18next interpolates.
-pub fn interpolate(template: &str, params: &BTreeMap<String, String>) -> String {
+pub fn interpolate(template: &str, params: &MessageParams) -> String {
     let mut out = template.to_string();
-    for (name, value) in params {
+    for (name, value) in params.iter() {
         out = out.replace(&format!("{{{{{name}}}}}"), value);
     }
     out

@@ -327,7 +327,10 @@ fn attributes_read_as_the_reference_normalises_its_limits() {
     assert_eq!(a.max_reference_videos, Some(3));
     assert_eq!(a.max_reference_audios, Some(4));
     assert_eq!(a.image_max_size_mb.map(SizeMb::get), Some(1.5));
-    assert_eq!(a.video_max_size_mb, None, "zero is no limit, as in the reference");
+    assert_eq!(
+        a.video_max_size_mb, None,
+        "zero is no limit, as in the reference"
+    );
     assert_eq!(a.audio_max_size_mb, None);
     assert_eq!(a.video_uploader_max_size_bytes, Some(5000));
     assert_eq!(a.max_file_size_bytes, 1_048_576);
