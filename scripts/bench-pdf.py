@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The PDF benchmark (issue 21): PyPDF2 3.0.1's own extraction, timed in one
+"""The PDF benchmark: PyPDF2 3.0.1's own extraction, timed in one
 Python process (PdfReader + extract_text() of every page, as the backend runs
 it), beside `ctxguard extract FILE` (a fresh process per file, so its start-up
 is counted against it), on the public PDF cases and on a generated 300-page

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The PDF benchmark (issue 21, not a test): PyPDF2 3.0.1's extraction timed from
+# The PDF benchmark (not a test): PyPDF2 3.0.1's extraction timed from
 # Python beside `ctxguard extract FILE` (release build), on the public PDF cases
 # of tests/conformance/documents.jsonl and a generated 300-page report; medians
 # of REPEATS runs (default 9). Prints a BENCHMARKS.md table.

@@ -40,7 +40,7 @@ section=$(cat <<MD
 ## Relay (\`scripts/bench-relay.sh\`)
 
 - date: $(date -u +%Y-%m-%dT%H:%M:%SZ); CPU: ${cpu}; nproc $(nproc); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(rustc --version)
-- method: the release \`ctxguard serve\`, each on a loopback port; ${subscribers} subscribers (raw HTTP/1.1 SSE connections from one client process, spread evenly over the instances) resume after a first event, then ${events} events are published one every ${interval_ms} ms (round-robin over the instances), each carrying its sequence number. A latency runs from just before the publish request is sent to the moment a subscriber has read the event (one machine, one clock; the client's own scheduling of its ${subscribers} sockets on 2 cores is included). RSS is the servers' VmRSS summed, with one session and no stream, then with every stream open; KiB per stream is the difference over the subscribers (issue 12, item 3).
+- method: the release \`ctxguard serve\`, each on a loopback port; ${subscribers} subscribers (raw HTTP/1.1 SSE connections from one client process, spread evenly over the instances) resume after a first event, then ${events} events are published one every ${interval_ms} ms (round-robin over the instances), each carrying its sequence number. A latency runs from just before the publish request is sent to the moment a subscriber has read the event (one machine, one clock; the client's own scheduling of its ${subscribers} sockets on 2 cores is included). RSS is the servers' VmRSS summed, with one session and no stream, then with every stream open; KiB per stream is the difference over the subscribers.
 
 ${table}
 <!-- relay:end -->

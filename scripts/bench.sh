@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmarks of issues 6 and 11, in one command; writes BENCHMARKS.md at the repository root.
+# The benchmarks (tokenizer speed, size and memory against its peers; the ledger and the preview), in one command; writes BENCHMARKS.md at the repository root.
 #   1. builds pkg/core/ (release) with scripts/build-packages.sh, skipped when up to date;
 #   2. installs the browser bench's pinned JS tokenizers (npm ci) when missing;
 #   3. writes the inputs (tests/bench/corpus.mjs: generated ones, and real text
@@ -11,9 +11,9 @@
 #      every engine cold, warm and on fresh text, on tests/bench/varied.mjs's texts);
 #   6. exact at scale (with the native part): 100 MB of real text from Debian's documentation
 #      packages (installed when missing), counted by ctxguard and tiktoken-rs in all four
-#      encodings (core's `differential` example), for issue 25's targets and the workers section;
+#      encodings (core's `differential` example), for the peer targets and the workers section;
 #   7. BENCHMARKS.md: the tables, the .wasm's raw/gzip/brotli size, the machine and its load;
-#   8. the workers bench (tests/bench/workers.mjs, issue 22): TokenPool in Node and Chromium
+#   8. the workers bench (tests/bench/workers.mjs): TokenPool in Node and Chromium
 #      on that text, its counts checked against the differential run's, and the preview
 #      element on a 100 MB log and 50 MB .docx/.xlsx; its own section of BENCHMARKS.md;
 #   9. big uploads (tests/bench/bigfiles.mjs): workbooks and documents at 25, 50 and 100 MB
@@ -97,7 +97,7 @@ step "inputs (tests/bench/corpus.mjs -> $corpus)"
 # real.mjs reads dependency sources from cargo's registry: make sure they are unpacked.
 cargo fetch --quiet
 node tests/bench/corpus.mjs "$corpus"
-# The real texts of issue 25's 50 MB cold counts and of the exact-at-scale and workers runs:
+# The real texts of the 50 MB cold counts and of the exact-at-scale and workers runs:
 # Python's manual and the Debian Reference in Chinese, from Debian's packages (installed when missing).
 if [ ! -d /usr/share/doc/python3.11/html/_sources ] || ! ls /usr/share/debian-reference/*.zh-cn.html >/dev/null 2>&1 \
   || [ ! -d /usr/share/man/zh_TW ]; then

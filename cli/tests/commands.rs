@@ -195,7 +195,8 @@ fn counted(path: &std::path::Path, model: &str) -> i64 {
     first.replace(',', "").parse().expect("a number")
 }
 
-/// Issue 24 point 7: `count` reads a file in buffers of 4 MiB (not whole), cut
+/// `count` reads a file in buffers of 4 MiB (not whole, so a large file costs
+/// no memory in proportion), cut
 /// only at sure splits and counted on every core. A file of several buffers
 /// counts exactly as its whole text, under the four encodings' patterns; an
 /// invalid byte past the first buffer, or at its last byte, or a character cut

@@ -1,6 +1,6 @@
 //! Native benchmarks, each beside its baselines in the same run:
 //!
-//! - `cold` (issue 11): the first count of a text in a fresh process, by
+//! - `cold`: the first count of a text in a fresh process, by
 //!   ctxguard and the other exact Rust tokenizers (toktok-rs, bpe-openai,
 //!   tiktoken-rs), on real English and Chinese documentation, source code,
 //!   the mixed and prose corpora and the no-whitespace worst cases (1 MB of
@@ -9,7 +9,7 @@
 //!   reports the tokenizer's set-up time and memory;
 //! - `count`: the same text counted again and again in one process (what a
 //!   tokenizer's cross-call cache makes of a text it has seen);
-//! - issue 6: cut (head/tail truncate), the attachment preview (8
+//! - the governance operations: cut (head/tail truncate), the attachment preview (8
 //!   attachments, 10 MB) and the ledger snapshot after one appended message
 //!   on a ~1.7 M-token history vs a full recount.
 //!

@@ -474,8 +474,8 @@ mod tests {
         scratch.stats.peak_bytes
     }
 
-    /// Issue 12: one long run with no break cost about 60 bytes of memory per byte
-    /// (16 MB of spaces grew wasm memory to 980 MB). Its working memory is now bounded
+    /// One long run with no break used to cost about 60 bytes of memory per byte
+    /// (16 MB of spaces grew wasm memory to 980 MB). Its working memory is bounded
     /// by a constant: the same at 1 MiB and at 2 MiB (where the per-call memos have
     /// reached their largest size), and a few MB at most.
     #[test]

@@ -5,7 +5,7 @@
 //! for the small ones an array's items are made of), and in V8 a growth of a
 //! memory past 64 MiB costs about 2 ms and often a full garbage collection of
 //! the JS heap (which holds the argument being read): a read that grows the
-//! memory once per page is quadratic (issue 24, point 4). A [`Growth`] watches one
+//! memory once per page is quadratic. A [`Growth`] watches one
 //! read through a [`Memory`]: whenever the allocator has had to grow the
 //! memory, it reserves half the memory's size again (one allocation, freed at
 //! once: the allocator keeps the room for what comes next), so the memory
@@ -127,7 +127,7 @@ mod tests {
         heap.grows
     }
 
-    /// Issue 24, point 4: `reloadMessages` of 50 000, then 400 000 turns in one process grew the
+    /// `reloadMessages` of 50 000, then 400 000 turns in one process used to grow the
     /// memory once per 64 KiB once the read had used the free room the earlier call left (the old
     /// rule reserved only what the read itself had grown the memory by), 663 times, and V8
     /// collects the whole JS heap at such growths: 29 µs a turn at 50 000, 78 at 400 000.
@@ -135,7 +135,7 @@ mod tests {
     /// room in proportion to n: from n to 4n they add a few (the memory grows 4× in
     /// log₁.₅ 4 ≈ 3.4 steps of the allocator's, each followed by a reservation), never 4×.
     #[test]
-    fn regression_issue_24_point_4_memory_grows_are_logarithmic_in_the_items_read() {
+    fn memory_grows_are_logarithmic_in_the_items_read() {
         // Free room for none, an eighth, a quarter and half of what the read needs.
         for free_per_item in [0, ITEM_BYTES / 8, ITEM_BYTES / 4, ITEM_BYTES / 2] {
             let mut previous = None;

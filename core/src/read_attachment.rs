@@ -187,7 +187,7 @@ mod tests {
         ));
     }
 
-    /// Issue 12, item 8: `page_token_limit × 4` and `offset + chars_read` saturate instead of overflowing.
+    /// Hostile limits: `page_token_limit × 4` and `offset + chars_read` saturate instead of overflowing.
     #[test]
     fn huge_limits_and_offsets_do_not_overflow() {
         assert_eq!(window_chars(0, i64::MAX), i64::MAX);
@@ -208,7 +208,7 @@ mod tests {
         assert_eq!((chars_read, next_offset), (0, None));
     }
 
-    /// Issue 12, item 6, checked against the reference: its clamp decodes the
+    /// Checked against the reference: its clamp decodes the
     /// token prefix lossily, so a page ending inside a character ends with
     /// U+FFFD and the next page starts after it. Kept for exactness (the
     /// `read_attachment` cases pin the lossy page) and documented in README.

@@ -340,8 +340,9 @@ mod tests {
         assert!(again.ends_with("\n[exit_code=0]"));
     }
 
-    /// Issue 12, item 5: the message's own name and exit code win over a header
-    /// and footer its content merely claims (the reference's `extract_raw`).
+    /// The message's own name and exit code win over a header and footer its
+    /// content merely claims (the reference's `extract_raw`), so a tool's output
+    /// cannot pass itself off as another tool's or as a success.
     #[test]
     fn the_message_name_and_exit_code_override_a_claimed_rendering() {
         let c = counter();
@@ -358,7 +359,7 @@ mod tests {
         assert!(out.ends_with("\n[exit_code=1]"), "{out}");
     }
 
-    /// Issue 12, item 5: only footers the reference would write are footers, so
+    /// Only footers the reference would write are footers, so
     /// a re-render never strips another line: rendering has a fixed point.
     #[test]
     fn rendering_has_a_fixed_point_on_footer_lookalikes() {

@@ -10,6 +10,12 @@
 //! `w:cr` (`\n`) and `w:noBreakHyphen` (`-`). Everything else is not read:
 //! content controls, tracked insertions, fields (`w:fldSimple`), smart
 //! tags, text boxes, symbols, soft hyphens, headers, footers, notes.
+//!
+//! Each text goes to the truncation strategy as it is read
+//! ([`units_streamed`]: paragraphs and rows are two segments, shown in that
+//! order), so no list of every text is built and only what the output can
+//! show is kept. `word/document.xml` itself is still inflated whole, within
+//! the inflation budget: the XML reader reads one decoded text.
 
 mod package;
 mod table;
@@ -18,6 +24,7 @@ use crate::error::{DocumentError, Subject};
 use crate::limits::Limits;
 use crate::ooxml::walk::{skip, text_of};
 use crate::ooxml::xml::{Event, Reader, Source, XmlError};
+use crate::truncate::{units_streamed, Truncated, Unit, UnitSink};
 use ctxguard_core::pyjson::strip;
 
 /// The WordprocessingML namespace.
@@ -32,37 +39,40 @@ enum BodyError {
     Shape(String),
 }
 
-/// The paragraph texts the reference keeps (non-blank body paragraphs, then one `a | b` line per table row).
-pub(crate) fn paragraphs(
+/// The output's segments: every body paragraph, then every table row.
+const PARAGRAPHS: usize = 0;
+const ROWS: usize = 1;
+
+/// The document's text truncated at `max_length`: the reference's paragraph
+/// texts (non-blank body paragraphs, then one `a | b` line per table row),
+/// handed to the strategy as they are read.
+pub(crate) fn text(
     source: &dyn crate::source::Source,
     limits: &Limits,
-) -> Result<Vec<String>, DocumentError> {
+    max_length: i64,
+) -> Result<Truncated, DocumentError> {
     let fail = |reason: String| DocumentError::failed(Subject::Word, reason);
     let xml = package::main_document(source, limits).map_err(fail)?;
-    let mut out = Output::new(limits.max_inflated_bytes);
-    read_document(&xml, limits, &mut out).map_err(|e| fail(e.to_string()))?;
-    let Output {
-        mut paragraphs,
-        rows,
-        ..
-    } = out;
-    paragraphs.extend(rows);
-    Ok(paragraphs)
+    let mut read = |sink: &mut dyn UnitSink| {
+        let mut out = Output::new(limits.max_inflated_bytes, sink);
+        read_document(&xml, limits, &mut out).map_err(|e| fail(e.to_string()))
+    };
+    units_streamed(Unit::Paragraph, max_length, 2, &mut read, |e| {
+        DocumentError::failed(Subject::Word, e)
+    })
 }
 
-/// The texts gathered, within a budget of bytes.
-pub(crate) struct Output {
-    paragraphs: Vec<String>,
-    rows: Vec<String>,
+/// Where the texts go, within a budget of bytes.
+pub(crate) struct Output<'s> {
+    sink: &'s mut dyn UnitSink,
     left: u64,
     limit: u64,
 }
 
-impl Output {
-    fn new(limit: u64) -> Self {
+impl<'s> Output<'s> {
+    fn new(limit: u64, sink: &'s mut dyn UnitSink) -> Self {
         Output {
-            paragraphs: Vec::new(),
-            rows: Vec::new(),
+            sink,
             left: limit,
             limit,
         }
@@ -83,7 +93,7 @@ impl Output {
     }
 }
 
-fn read_document(xml: &[u8], limits: &Limits, out: &mut Output) -> Result<(), BodyError> {
+fn read_document(xml: &[u8], limits: &Limits, out: &mut Output<'_>) -> Result<(), BodyError> {
     let source = Source::new(xml)?;
     let mut reader = source.reader(limits.max_xml_depth)?;
     let root = loop {
@@ -118,14 +128,14 @@ fn read_document(xml: &[u8], limits: &Limits, out: &mut Output) -> Result<(), Bo
     Ok(())
 }
 
-fn read_body(reader: &mut Reader<'_>, out: &mut Output) -> Result<(), BodyError> {
+fn read_body(reader: &mut Reader<'_>, out: &mut Output<'_>) -> Result<(), BodyError> {
     loop {
         match reader.next()? {
             Event::Start(e) if e.is(W, "p") => {
                 let text = paragraph_text(reader)?;
                 if !strip(&text).is_empty() {
                     out.charge(text.len() as u128)?;
-                    out.paragraphs.push(text);
+                    out.sink.unit(PARAGRAPHS, &text);
                 }
             }
             Event::Start(e) if e.is(W, "tbl") => table::read_table(reader, out)?,

@@ -111,16 +111,8 @@ pub fn parse(
             parsed.ocr_fallback = ocr_fallback;
             Ok(parsed)
         }
-        Format::Docx => cut(
-            Unit::Paragraph,
-            docx::paragraphs(source, limits)?,
-            Subject::Word,
-        ),
-        Format::Pptx => cut(
-            Unit::Slide,
-            pptx::slides(source, limits)?,
-            Subject::PowerPoint,
-        ),
+        Format::Docx => docx::text(source, limits, max).map(truncated),
+        Format::Pptx => pptx::text(source, limits, max).map(truncated),
         Format::Xlsx => {
             let mut sink = truncate::SheetsStream::new(max);
             xlsx::sheets(source, limits, &mut sink)?;

@@ -178,7 +178,7 @@ impl<'a> Package<'a> {
         })?;
         let declared = member.size();
         let crc = member.crc32();
-        let mut out = Vec::with_capacity(declared.min(left).min(1 << 24) as usize);
+        let mut out = Vec::with_capacity(capacity_for(&member, left) as usize);
         // Python's zipfile returns at most the declared size and checks the
         // CRC-32 of what it returned (a stream longer than declared fails).
         let read = (&mut member)
@@ -299,6 +299,28 @@ enum Inner<'p, 'a> {
     Zip(Box<zip::read::ZipFile<'p, SourceCursor<'a>>>),
     /// A member already read whole (and charged) by [`Package::read`]'s rules.
     Whole(io::Cursor<Vec<u8>>),
+}
+
+/// The buffer to inflate a member into: its declared size when deflate could
+/// produce it from the member's compressed bytes (at most 1032 to 1), so that
+/// a big part is not copied as its buffer grows; otherwise at most 16 MiB,
+/// grown as it is read. Never more than the budget left. A lying size only
+/// reserves pages that are never written (natively and in wasm32, whose
+/// grown memory the browser backs only where it is touched), while growing
+/// by doubling held the old and the new buffer at once: in wasm32, where
+/// grown memory is never given back, a 700 MB part cost 2 GB of memory.
+fn capacity_for(member: &zip::read::ZipFile<'_, SourceCursor<'_>>, left: u64) -> u64 {
+    let declared = member.size().min(left);
+    let reachable = member
+        .compressed_size()
+        .saturating_mul(1032)
+        .saturating_add(64);
+    let deflated = member.compression() == zip::CompressionMethod::Deflated;
+    if deflated && declared <= reachable {
+        declared
+    } else {
+        declared.min(1 << 24)
+    }
 }
 
 /// One member being read as a stream ([`Package::stream`]): `ZipFile.read`'s

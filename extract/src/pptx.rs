@@ -7,6 +7,11 @@
 //! a table frame each row's non-blank stripped cells joined with ` | `.
 //! Group members, notes, layouts, masters and pictures are not read; a slide
 //! with nothing is dropped.
+//!
+//! The slides' texts go to the truncation strategy as they are read
+//! ([`units_streamed`]), and one slide's XML is held at a time (every part is
+//! checked as the package loads, then a slide is inflated again when its text
+//! is read); the presentation part, which lists the slides, is held whole.
 
 mod package;
 mod shapes;
@@ -15,6 +20,7 @@ use crate::error::{DocumentError, Subject};
 use crate::limits::Limits;
 use crate::ooxml::walk::skip;
 use crate::ooxml::xml::{Event, Source, XmlError};
+use crate::truncate::{units_streamed, Truncated, Unit, UnitSink};
 
 /// The PresentationML namespace.
 const P: &str = "http://schemas.openxmlformats.org/presentationml/2006/main";
@@ -34,18 +40,27 @@ enum SlideError {
     Shape(String),
 }
 
-/// One text per slide with content, each starting `--- Slide N ---` (N counts every slide).
-pub(crate) fn slides(
+/// The presentation's text truncated at `max_length`: one text per slide
+/// with content, each starting `--- Slide N ---` (N counts every slide),
+/// handed to the strategy slide by slide (one slide's XML held at a time).
+pub(crate) fn text(
     source: &dyn crate::source::Source,
     limits: &Limits,
-) -> Result<Vec<String>, DocumentError> {
+    max_length: i64,
+) -> Result<Truncated, DocumentError> {
     let fail = |reason: String| DocumentError::failed(Subject::PowerPoint, reason);
-    let loaded = package::load(source, limits).map_err(fail)?;
-    read_slides(&loaded, limits).map_err(|e| fail(e.to_string()))
+    let mut loaded = package::load(source, limits).map_err(fail)?;
+    let ids = slide_ids(&loaded, limits).map_err(|e| fail(e.to_string()))?;
+    let mut read = |sink: &mut dyn UnitSink| {
+        read_slides(&mut loaded, &ids, limits, sink).map_err(|e| fail(e.to_string()))
+    };
+    units_streamed(Unit::Slide, max_length, 1, &mut read, |e| {
+        DocumentError::failed(Subject::PowerPoint, e)
+    })
 }
 
 /// The `r:id` of each slide in `p:sldIdLst`, after the checks `prs.slides` makes.
-fn slide_ids(loaded: &package::Loaded, limits: &Limits) -> Result<Vec<String>, SlideError> {
+fn slide_ids(loaded: &package::Loaded<'_>, limits: &Limits) -> Result<Vec<String>, SlideError> {
     let part = "the presentation part";
     let xml_err = |source| SlideError::Xml {
         part: part.into(),
@@ -125,10 +140,15 @@ fn slide_ids(loaded: &package::Loaded, limits: &Limits) -> Result<Vec<String>, S
     Ok(ids)
 }
 
-fn read_slides(loaded: &package::Loaded, limits: &Limits) -> Result<Vec<String>, SlideError> {
+/// Hands the text of every slide with content to `sink`, within a budget of bytes.
+fn read_slides(
+    loaded: &mut package::Loaded<'_>,
+    ids: &[String],
+    limits: &Limits,
+    sink: &mut dyn UnitSink,
+) -> Result<(), SlideError> {
     let mut left = limits.max_inflated_bytes;
-    let mut out = Vec::new();
-    for (n, rid) in slide_ids(loaded, limits)?.iter().enumerate() {
+    for (n, rid) in ids.iter().enumerate() {
         let Some(package::Target::Part(partname)) = loaded.presentation_rels.get(rid) else {
             return Err(SlideError::Shape(format!(
                 "no slide part for relationship '{rid}'"
@@ -139,13 +159,10 @@ fn read_slides(loaded: &package::Loaded, limits: &Limits) -> Result<Vec<String>,
                 "'{partname}' is not a slide part"
             )));
         }
-        let xml = loaded
-            .xml
-            .get(partname)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
+        let partname = partname.clone();
+        let xml = loaded.xml(&partname).map_err(SlideError::Shape)?;
         let mut lines = vec![format!("--- Slide {} ---", n + 1)];
-        shapes::slide_lines(xml, limits, &mut lines).map_err(|e| match e {
+        shapes::slide_lines(&xml, limits, &mut lines).map_err(|e| match e {
             shapes::ShapeError::Xml(source) => SlideError::Xml {
                 part: partname.clone(),
                 source,
@@ -160,10 +177,10 @@ fn read_slides(loaded: &package::Loaded, limits: &Limits) -> Result<Vec<String>,
                     limits.max_inflated_bytes
                 ))
             })?;
-            out.push(text);
+            sink.unit(0, &text);
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

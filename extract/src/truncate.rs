@@ -9,12 +9,14 @@ mod sheets;
 mod text;
 mod text_stream;
 mod units;
+mod units_stream;
 
 pub(crate) use csv::{csv_stream, RowPass};
 pub use sheets::{SheetText, SheetsStream};
 pub use text::text;
 pub(crate) use text::text_pass;
 pub use units::{units, Unit};
+pub(crate) use units_stream::{units_streamed, UnitSink};
 
 use serde::Serialize;
 use serde_json::{Map, Value};

@@ -213,7 +213,7 @@ async function initPartsMode() {
   Object.assign(result, { name: "ctxguard", wasm_bytes: bytes.byteLength, import_ms, fetch_ms, compile_ms, instantiate_ms, first_count_ms, second_count_ms, cl100k_first_count_ms, tokens });
 }
 
-/** Issue 25's worst cases: 1 MB of one repeated character, of random letters, of base64, of random CJK (report.mjs's WORST). */
+/** The worst cases: 1 MB of one repeated character, of random letters, of base64, of random CJK (report.mjs's WORST). */
 const WORST = ["a", "letters", "base64", "cjk"];
 const INPUTS = ["mixed", "prose", "en", "zh", "code", ...WORST];
 
@@ -269,7 +269,7 @@ async function runMode(only) {
 }
 
 /**
- * Issue 6's snapshot target in wasm: a ~1.7 M-token history in a `TokenLedger`; time appending one
+ * The ledger snapshot target in wasm: a ~1.7 M-token history in a `TokenLedger`; time appending one
  * message and taking a snapshot, against `contextMetrics` recounting the whole history once.
  */
 async function ledgerSnapshot(text) {

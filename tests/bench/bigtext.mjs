@@ -1,4 +1,4 @@
-// The large real-text inputs of the workers bench (issue 22) and of the
+// The large real-text inputs of the workers bench and of the
 // differential run against tiktoken-rs, built from Debian documentation
 // packages (scripts/bench.sh installs them when missing):
 //

@@ -1,7 +1,8 @@
-// What bounds each missed target of issue 25, from what the same bench run
-// measured: the callgrind profile of one cold count (tests/bench/profile.mjs),
-// the .wasm's sections and tables (tests/bench/wasm-sections.mjs), the init
-// breakdown of the browser page, and the criterion results. Every sentence
+// What bounds each missed peer target (ctxguard against hypertok and the native
+// tokenizers), from what the same bench run measured: the callgrind profile of
+// one cold count (tests/bench/profile.mjs), the .wasm's sections and tables
+// (tests/bench/wasm-sections.mjs), the init breakdown of the browser page, and
+// the criterion results. Every sentence
 // is built from those figures, so it changes with them. Node built-ins only.
 
 import { f1, median } from "./format.mjs";

@@ -1,4 +1,6 @@
-// Issue 12 items 1 and 2, measured as the issue measured them: through the
+// Hostile inputs that once cost quadratic time or ~60 bytes of memory a byte (attachment
+// headers repeated thousands of times, one unbroken run of 16 and 80 MiB), measured as a
+// page meets them: through the
 // ctxguard-core package's JS API (Node, the browser entry's glue instantiated here
 // so the wasm memory is visible). Usage: node tests/bench/hostile-input.mjs pkg/core (after scripts/build-packages.sh core)
 import { readFileSync } from "node:fs";

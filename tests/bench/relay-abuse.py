@@ -1,4 +1,4 @@
-"""Issue 12 item 3, measured as the issue measured it, against a release `ctxguard serve` with its default limits.
+"""Slow, silent and half-sent connections (and silent ones under a low descriptor limit), measured against a release `ctxguard serve` with its default limits.
 
 Usage: python3 tests/bench/relay-abuse.py PATH/TO/ctxguard   (cargo build --release -p ctxguard-cli)
 """

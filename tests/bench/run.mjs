@@ -46,13 +46,13 @@ for (const name of only ?? []) {
   }
 }
 const TOKENIZERS = ALL.filter((n) => !only || n === "ctxguard" || only.includes(n));
-/** Start-up as a first-time visitor (issue 25): these, each in `--contexts` brand-new browser sessions. */
+/** Start-up as a first-time visitor: these, each in `--contexts` brand-new browser sessions. */
 const STARTUP = ["ctxguard", "hypertok", "gpt-tokenizer"].filter((n) => TOKENIZERS.includes(n));
 /** Cold inputs: the worst cases only for ctxguard (the JS tokenizers are quadratic on them; the run page covers them). */
 const COLD = ["en", "zh", "code", "mixed", "prose"];
 const COLD_OURS = [...COLD, ...WORST];
 /**
- * Issue 25's 50 MB real texts (tests/bench/bigtext.mjs --mb 50, when scripts/bench.sh could
+ * The 50 MB real texts (tests/bench/bigtext.mjs --mb 50, when scripts/bench.sh could
  * write them): a cold count each, for ctxguard and hypertok only (the others take minutes).
  */
 const BIG = ["big/en-50mb", "big/mix-50mb"].filter((k) => existsSync(join(root, corpus, `${k}.txt`)));

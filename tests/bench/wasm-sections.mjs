@@ -1,4 +1,4 @@
-// Where the bytes of a release .wasm go (issue 25's size target): each section's raw and
+// Where the bytes of a release .wasm go (against the brotli size target): each section's raw and
 // brotli size, and each vocabulary table build.rs embeds (found in the data section by its
 // first bytes), raw and brotli on its own. Node built-ins only; no wasm tools needed.
 //

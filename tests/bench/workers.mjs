@@ -1,5 +1,5 @@
-// The workers bench (issue 22), run by scripts/bench.sh: writes the
-// `workers` section of BENCHMARKS.md (and prints it).
+// The workers bench (TokenPool on 1 and 2 workers against the main thread), run
+// by scripts/bench.sh: writes the `workers` section of BENCHMARKS.md (and prints it).
 //
 //   1. TokenPool (ctxguard-core/pool) on 100 MB of real text (tests/bench/bigtext.mjs:
 //      English prose, and English + Chinese + code), in Node (worker_threads) and in
@@ -180,7 +180,7 @@ function section({ node, chromium, preview, differential, chromiumVersion }) {
     });
   L.push(
     "<!-- workers:begin -->",
-    "## Workers: TokenPool and the preview (issue 22)",
+    "## Workers: TokenPool and the preview",
     "",
     `Written by \`tests/bench/workers.mjs\` (run by \`scripts/bench.sh\`). Inputs (\`tests/bench/bigtext.mjs\`): **en**, English prose: the reStructuredText sources of Python 3.11's manual (Debian's \`python3.11-doc\`, \`/usr/share/doc/python3.11/html/_sources\`), repeated to 100 MiB; **mix**, paragraphs in turn of that English, the Debian Reference in Simplified Chinese (\`debian-reference-zh-cn\`, tags removed) and Rust sources from cargo's registry (serde_json, fancy-regex), repeated to 100 MiB. o200k (\`gpt-4o\`); medians of ${reps} runs taken in turn in one process (Node) or one page session (Chromium ${chromiumVersion}); the pools' workers are started before the timed runs. 2 cores.`,
     "",

@@ -2,7 +2,7 @@
 # Screenshots of the toolbar in every state a Wegent host meets
 # (tests/elements/pages/layout.html, each state with its height and rows) at 360,
 # 768 and 1280 px, light and dark, into docs/toolbar-layout-WIDTH-SCHEME.png, to
-# review the layout (issue 23, points 10-12). Needs pkg/toolbar
+# review the layout (it fits a phone, and one row from 1 024 px). Needs pkg/toolbar
 # (scripts/build-packages.sh toolbar) and Chromium.
 #   bash tests/elements/layout-shots.sh [OUT_DIR]   (default docs/)
 set -euo pipefail

@@ -88,7 +88,7 @@ export async function manifestChecks(h, check, { pkg }) {
     assert(unclaimed.length === 0, `parts in files no element claims: ${unclaimed}`);
     const view = read("web/src/view.rs");
     const compactionStates = [...view.slice(view.indexOf("pub fn state(&self)")).matchAll(/CompactionView::\w+ \{ \.\. \} => "(\w+)"/g)].map((m) => m[1]);
-    const connectionStates = [...read("web/src/connection.rs").matchAll(/Connection::\w+ => "(\w+)"/g)].map((m) => m[1]);
+    const connectionStates = [...read("web/src/machine/connection.rs").matchAll(/Connection::\w+ => "(\w+)"/g)].map((m) => m[1]);
     assert(compactionStates.length === 6 && connectionStates.length === 5, `${compactionStates} ${connectionStates}`);
     sameSet("states", element("ctxguard-toolbar").cssStates.map((s) => s.name), [...compactionStates, ...connectionStates]);
   });

@@ -89,7 +89,7 @@ export async function sseChecks(h, check) {
       }),
     );
 
-    await check("regression issue 24 point 6: toolbars of one server share one stream; each keeps its own numbers, ids and resync", () =>
+    await check("toolbars of one server share one stream; each keeps its own numbers, ids and resync", () =>
       h.with(async ({ page }) => {
         const names = Array.from({ length: 8 }, (_, i) => `shared:${i}`);
         names.forEach((n, i) => server.session(n, context(10 + i, 1_000 + i)));
@@ -178,7 +178,7 @@ export async function sseChecks(h, check) {
       }),
     );
 
-    await check("an event id of 2^64 − 1 from the stream does not freeze the toolbar (issue 12, item 7)", () =>
+    await check("an event id of 2^64 − 1 from the stream does not freeze the toolbar", () =>
       h.with(async ({ page }) => {
         server.session("ids", context(3, 1_000));
         await page.evaluate((origin) => {

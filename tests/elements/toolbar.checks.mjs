@@ -9,7 +9,7 @@ const ADD = (session = "s1", extra = "") =>
   `window.tb = t.add('<ctxguard-toolbar source="host" session="${session}" ${extra}></ctxguard-toolbar>');`;
 
 export async function toolbarChecks(h, check) {
-  await check("issue 23: a Wegent host's late heartbeat, cancelled turn, unknown phase, over-window numbers and socket state, each explained", () =>
+  await check("a Wegent host's late heartbeat, cancelled turn, unknown phase, over-window numbers and socket state, each explained", () =>
     h.with(async ({ page }) => {
       const out = await page.evaluate(
         async ([add, started, progress, done, cold, over]) => {
@@ -59,7 +59,7 @@ export async function toolbarChecks(h, check) {
     }),
   );
 
-  // Issue 24.5: no event costs the page a task over 50 ms, a 10 MB failure_reason included.
+  // No event costs the page a task over 50 ms (laying out or copying a long text blocked it for seconds), a 10 MB failure_reason included.
   // Measured here (2-core machine, 2026-12-07): the push task takes 32-36 ms, the browser
   // encoding the text straight into the module's memory (js_text.rs; 40-48 ms when it went
   // through a scratch array, 2.7 s at first); the first 10 MB of a page, for which that
@@ -68,7 +68,7 @@ export async function toolbarChecks(h, check) {
   // text (the title, state and both events carry the string the page pushed, ===), and one
   // of the three at least must run without a long task (one slow turn of a loaded machine
   // does not fail the check; a regression, slow every time, does).
-  await check("issue 24.5: a 10 MB failure_reason is laid out cut, handed back whole, and costs no task over 50 ms", () =>
+  await check("a 10 MB failure_reason is laid out cut, handed back whole, and costs no task over 50 ms", () =>
     h.with(async ({ page }) => {
       const attempts = await page.evaluate(
         async ([add, e]) => {
@@ -166,8 +166,8 @@ export async function toolbarChecks(h, check) {
   await check('pushEvent with each malformed input returns "malformed" and changes nothing', () =>
     h.with(async ({ page }) => {
       const good = event(40_000);
-      // A phase that is not a string (an unknown name applies, issue 23 point 3), and a count
-      // that is not a number (a negative one is clamped, point 4).
+      // A phase that is not a string (an unknown name applies), and a count
+      // that is not a number (a negative one is clamped).
       const badPhase = { ...event(1), phase: ["no_such_phase"] };
       const negative = event(1);
       negative.context_metrics.used_input_tokens = "-5";
@@ -421,7 +421,7 @@ export async function toolbarChecks(h, check) {
       assert(same(out.shots.slice(0, 3), [[null, null], [null, null], [null, null]]), JSON.stringify(out.shots));
       assert(same(out.shots[3], ["4", "≈ 4 turns until compaction"]), JSON.stringify(out.shots[3]));
       assert(same(out.shots[4], ["1", "≈ 1 turn until compaction"]), JSON.stringify(out.shots[4]));
-      // At the trigger the forecast steps aside for the over-trigger chip (issue 23, one signal); the state keeps it.
+      // At the trigger the forecast steps aside for the over-trigger chip (one signal at a time); the state keeps it.
       assert(same(out.shots[5], [null, null]), JSON.stringify(out.shots[5]));
       assert(same(out.forecast, { turns: 0, tokens_per_turn: 8_000 }), JSON.stringify(out.forecast));
     }),
@@ -699,9 +699,9 @@ export async function toolbarChecks(h, check) {
     }),
   );
 
-  // Issue 23, points 10 and 11: the layout page (every state a Wegent host meets) at a
+  // The toolbar fits a phone and a laptop: the layout page (every state a Wegent host meets) at a
   // phone's and a laptop's width, light and dark — the same page the screenshots in docs/ show.
-  await check("issue 23: at 360 px every state is at most 120 px tall; at 1 024 px and up, one row", async () => {
+  await check("at 360 px every state is at most 120 px tall; at 1 024 px and up, one row", async () => {
     for (const [width, scheme] of [[360, "light"], [360, "dark"], [1024, "light"], [1280, "dark"]]) {
       await h.with({ path: `/tests/elements/pages/layout.html?theme=${scheme}`, viewport: { width, height: 1250 }, ready: false }, async ({ page }) => {
         await page.waitForFunction(() => document.body.dataset.laidOut === "true", null, { timeout: 30_000 });
@@ -738,7 +738,7 @@ export async function toolbarChecks(h, check) {
       for (const id of ["ctxguard-toolbar", "ctxguard-remaining", "ctxguard-usage", "ctxguard-compaction", "ctxguard-connection", "ctxguard-bar", "ctxguard-bar-used", "ctxguard-target-mark", "ctxguard-trigger-mark"]) {
         assert(out.ids.includes(id), `missing ${id}: ${out.ids}`);
       }
-      // While it compacts, the compaction chip is the one signal (issue 23, point 12).
+      // While it compacts, the compaction chip is the one signal.
       assert(!out.ids.includes("ctxguard-over-trigger") && !out.ids.includes("ctxguard-forecast"), `${out.ids}`);
       assert(out.toolbar.compaction === "compacting" && out.toolbar.overTrigger === "true" && out.toolbar.connection === "host", JSON.stringify(out.toolbar));
       assert(same(out.bar, ["over-trigger", "progressbar", "120000"]), JSON.stringify(out.bar));

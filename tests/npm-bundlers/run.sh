@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bundler hosts of the ctxguard-core npm package (issue 10): builds the
+# The bundler hosts of the ctxguard-core npm package: builds the
 # package (skipped when up to date), installs the packed tarball into this
 # folder's node_modules next to the pinned Vite and webpack (npm ci from the
 # lock file), then run.mjs builds the two-line app with each and loads it in

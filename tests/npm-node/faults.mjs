@@ -1,12 +1,12 @@
-// The faults issue 24 found in the package, each pinned as a Node caller meets it:
-//   point 1: an array too long to hold is an Error naming the argument and the limit (it was a
-//            WebAssembly trap that poisoned every later call), and a trap, forced here, instantiates
-//            the module again: later calls work, objects made before it throw a clear Error;
-//   point 3: parseStatusEvent refuses a key named twice (as the relay and the toolbar do);
-//   point 4: reloadMessages holds one JS value at a time however many turns it reads (it held one
-//            per turn: the table wasm-bindgen keeps them in grew with the input), and grows the
-//            memory a few times, not once per 64 KiB, however much free room an earlier call left
-//            (V8 may collect the whole JS heap at each growth: it was quadratic in sequence).
+// Faults once found in the package, each pinned as a Node caller meets it:
+//   - an array too long to hold is an Error naming the argument and the limit (it was a
+//     WebAssembly trap that poisoned every later call), and a trap, forced here, instantiates
+//     the module again: later calls work, objects made before it throw a clear Error;
+//   - parseStatusEvent refuses a key named twice (as the relay and the toolbar do);
+//   - reloadMessages holds one JS value at a time however many turns it reads (it held one
+//     per turn: the table wasm-bindgen keeps them in grew with the input), and grows the
+//     memory a few times, not once per 64 KiB, however much free room an earlier call left
+//     (V8 may collect the whole JS heap at each growth: it was quadratic in sequence).
 // checkTrap runs last: it replaces the instance.
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -36,9 +36,9 @@ function holes(n) {
   return a;
 }
 
-/** Points 1, 3 and 4 (the package's instance stays the one it was). */
+/** Array limits, repeated keys and reload memory (the package's instance stays the one it was). */
 export async function checkFaults(style, api, tally) {
-  await tally.check(`${style}: countMessages of 10 000 000 holes is an Error naming the limit, and counts go on (issue 24 point 1)`, () => {
+  await tally.check(`${style}: countMessages of 10 000 000 holes is an Error naming the limit, and counts go on`, () => {
     const e = thrown(() => api.countMessages(holes(1e7), "gpt-4o"));
     const want = `messages: 10000000 elements is over the limit of ${MAX_ARRAY_LENGTH}`;
     assert(e.message === want, `threw ${JSON.stringify(e.message)}, wanted ${JSON.stringify(want)}`);
@@ -47,7 +47,7 @@ export async function checkFaults(style, api, tally) {
     assert(under.message === "messages[0]: expected a message object", under.message);
     assert(api.countTokens("hello world", "gpt-4o") === 2, "countTokens after 8 000 000 holes");
   });
-  await tally.check(`${style}: every function taking an array refuses one over the limit with an Error (issue 24 point 1)`, () => {
+  await tally.check(`${style}: every function taking an array refuses one over the limit with an Error`, () => {
     const big = holes(MAX_ARRAY_LENGTH + 1);
     const model = "gpt-4o";
     const calls = {
@@ -76,7 +76,7 @@ export async function checkFaults(style, api, tally) {
     assert(wrong.length === 0, wrong.join("; "));
     assert(api.countTokens("hello world", model) === 2, "countTokens after them");
   });
-  await tally.check(`${style}: parseStatusEvent refuses a key named twice (issue 24 point 3)`, () => {
+  await tally.check(`${style}: parseStatusEvent refuses a key named twice`, () => {
     const data = JSON.stringify({
       type: "response.status.updated", response_id: "r", phase: "after_tool_end",
       context_metrics: {
@@ -92,7 +92,7 @@ export async function checkFaults(style, api, tally) {
     const nested = data.replace('"used_input_tokens":5', '"used_input_tokens":5,"used_input_tokens":6');
     assert(thrown(() => api.parseStatusEvent(nested)).message.includes("duplicate field `used_input_tokens`"), "nested");
   });
-  await tally.check(`${style}: reloadMessages of 200 000 turns holds a bounded number of JS values (issue 24 point 4)`, async () => {
+  await tally.check(`${style}: reloadMessages of 200 000 turns holds a bounded number of JS values`, async () => {
     const raw = await api.default();
     const [name, table] = Object.entries(raw).find(([n, v]) => v instanceof WebAssembly.Table && n.includes("externref")) ?? [];
     assert(table, `no externref table among the exports: ${Object.keys(raw).join(", ")}`);
@@ -153,7 +153,7 @@ function packageEntry() {
 
 /** Point 4's memory growth, measured in a worker of its own. */
 export async function checkMemoryGrowth(style, tally) {
-  await tally.check(`${style}: reloadMessages of 100 000 turns after 25 000 grows the memory a few times, not once per 64 KiB (issue 24 point 4)`, async () => {
+  await tally.check(`${style}: reloadMessages of 100 000 turns after 25 000 grows the memory a few times, not once per 64 KiB`, async () => {
     const worker = new Worker(MEMORY_GROWS_WORKER, { eval: true, workerData: { entry: packageEntry() } });
     const result = await new Promise((resolve, reject) => {
       worker.once("message", resolve);
@@ -169,7 +169,7 @@ export async function checkMemoryGrowth(style, tally) {
 
 /** Point 1's last part: a trap, forced through the raw exports (a malloc of 4 GiB), then what survives it. */
 export async function checkTrap(style, api, tally) {
-  await tally.check(`${style}: a trap instantiates the module again; later calls work and older objects throw (issue 24 point 1)`, async () => {
+  await tally.check(`${style}: a trap instantiates the module again; later calls work and older objects throw`, async () => {
     const ledger = new api.TokenLedger("gpt-4o");
     ledger.push({ role: "user", content: "hello" });
     const used = ledger.usedTokens();

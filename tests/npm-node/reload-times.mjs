@@ -1,5 +1,5 @@
-// Issue 24, point 4's figures (not a test; run.sh does not run it): the time of one
-// reloadMessages call on 50 000, 400 000 and 1 000 000 turns (alternating user and
+// How reloadMessages scales with the turns it reads (not a test; run.sh does not run
+// it): the time of one reloadMessages call on 50 000, 400 000 and 1 000 000 turns (alternating user and
 // completed assistant turns, each with a one-message messages_chain), in one Node process.
 // Compare rows of one run (or two runs side by side), not runs on different days.
 //   node tests/npm-node/reload-times.mjs [PKG_DIR]     (default: pkg/core)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The Node host of the ctxguard-core npm package (issue 10), as a user meets it:
+# The Node host of the ctxguard-core npm package, as a user meets it:
 # builds the package (scripts/build-packages.sh skips an up-to-date one), installs
 # the packed tarball offline into a fresh folder, then runs host.mjs (`import`)
 # and host.cjs (`require`) there: every public case of the JS kinds through each,
-# the export list and argument handling, issue 24's faults (faults.mjs), and the time
+# the export list and argument handling, the faults once found (faults.mjs), and the time
 # from import to the first count; then documents.mjs (every document case through
 # parseDocument) and pool.mjs (ctxguard-core/pool's TokenPool on worker_threads);
 # then ssr/ssr.mjs: ctxguard-toolbar and ctxguard-core imported without a DOM and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The browser suite of the npm package (issues 3 and 10):
+# The browser suite of the npm package:
 #   1. builds pkg/core/ and its tarball (release) with scripts/build-packages.sh, which
 #      skips an up-to-date one, and installs the tarball into tests/wasm-host/node_modules;
 #   2. wasm-bindgen tests in headless Chromium (cargo's wasm32 runner): every public

@@ -138,7 +138,7 @@ class PreviewWorker {
 }
 
 // Toolbars of one page that follow the same server share one connection (browsers open at most
-// six HTTP/1.1 connections per origin, issue 24 point 6). The toolbar's module asks the page's
+// six HTTP/1.1 connections per origin, so a seventh stream would never open). The toolbar's module asks the page's
 // registry (`__ctxguardToolbarStream`, shared by every copy of the package) for its session's
 // stream, …/api/sessions/ID/events?token=…&last_event_id=N, and gets a member of its server's
 // group: an EventTarget with close() that receives its session's events (the session's own

@@ -7,9 +7,9 @@ mod admission;
 mod preview;
 mod projection;
 
-use crate::connection::{Connection, OfflineReason};
+use crate::machine::connection::{Connection, OfflineReason};
+use crate::machine::turn_end::TurnEnd;
 use crate::text_bound::shown;
-use crate::turn_end::TurnEnd;
 use crate::view::{CompactionView, Source};
 use std::borrow::Cow;
 
@@ -461,7 +461,7 @@ impl Text {
     }
 
     /// What one history entry says happened.
-    pub fn history_outcome(&self, entry: &crate::history::HistoryEntry) -> String {
+    pub fn history_outcome(&self, entry: &crate::machine::history::HistoryEntry) -> String {
         use ctxguard_core::protocol::CompactionStatus;
         if entry.status == CompactionStatus::Fallback {
             let (main, detail) = self.fallback_parts(entry.reason.as_deref().unwrap_or_default());

@@ -3,10 +3,10 @@
 //! record keep their wire shape (SPEC §4); the history is newest first.
 
 use crate::attachment_budget::AttachmentBudget;
-use crate::forecast::Forecast;
-use crate::history::HistoryEntry;
-use crate::state::Toolbar;
-use crate::turn_end::Interruption;
+use crate::machine::forecast::Forecast;
+use crate::machine::history::HistoryEntry;
+use crate::machine::state::Toolbar;
+use crate::machine::turn_end::Interruption;
 use ctxguard_core::metrics::ContextMetricsSnapshot;
 use ctxguard_core::protocol::{CompactionStatus, ContextCompaction, ReceivedPhase};
 use serde::Serialize;

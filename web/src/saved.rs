@@ -4,11 +4,11 @@
 //! never fails loudly: anything unreadable, of another version or of another
 //! session is treated as nothing saved.
 
-use crate::forecast::TurnForecast;
-use crate::history::HistoryEntry;
-use crate::run_clock::RunAnchor;
+use crate::machine::forecast::TurnForecast;
+use crate::machine::history::HistoryEntry;
+use crate::machine::run_clock::RunAnchor;
+use crate::machine::turn_end::Interruption;
 use crate::text_bound;
-use crate::turn_end::Interruption;
 use ctxguard_core::protocol::{ContextCompaction, ContextState};
 use serde::{Deserialize, Serialize};
 

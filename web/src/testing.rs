@@ -1,7 +1,7 @@
 //! Fixtures of the state machine's tests: events and snapshots as JSON, and
 //! applying them at a fixed time.
 
-use crate::state::{EventOutcome, Toolbar};
+use crate::machine::state::{EventOutcome, Toolbar};
 use ctxguard_core::protocol::EVENT_NAME;
 use serde_json::{json, Value};
 

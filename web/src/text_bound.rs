@@ -1,7 +1,7 @@
 //! How much of a string from an event the toolbar lays out: at most
 //! [`MAX_SHOWN_CHARS`] characters and an ellipsis. The whole text stays in the
 //! state (and in the element's `title`); laying out a 10 MB `failure_reason`
-//! would block the page for seconds (issue 24, point 5).
+//! would block the page for seconds.
 
 use std::borrow::Cow;
 

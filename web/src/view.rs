@@ -1,12 +1,12 @@
 //! The view model: what the toolbar renders for one state at one time, as
-//! plain data ([`crate::state::Toolbar::view`] builds it). No Leptos types, so
+//! plain data ([`crate::machine::state::Toolbar::view`] builds it). No Leptos types, so
 //! the components only format it.
 
-use crate::connection::{Connection, OfflineReason};
-use crate::forecast::Forecast;
-use crate::outcome::IgnoredEvents;
-use crate::projection::ProjectionShown;
-use crate::turn_end::TurnEnd;
+use crate::machine::connection::{Connection, OfflineReason};
+use crate::machine::forecast::Forecast;
+use crate::machine::outcome::IgnoredEvents;
+use crate::machine::projection::ProjectionShown;
+use crate::machine::turn_end::TurnEnd;
 use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
 use ctxguard_core::protocol::{ContextCompaction, ReceivedPhase};
 use std::sync::Arc;

@@ -8,17 +8,17 @@
 
 use ctxguard_core::protocol::EVENT_NAME;
 use ctxguard_web::attachment_budget::AttachmentBudget;
+use ctxguard_web::browser::live::LiveToolbar;
+use ctxguard_web::browser::previewer::LocalPreviewer;
+use ctxguard_web::browser::sse::use_status_stream;
+use ctxguard_web::browser::storage;
 use ctxguard_web::components::{
     use_now_ms, AttachmentPanel, SendFile, StatusToolbar, UploadLimits,
 };
 use ctxguard_web::config::Endpoints;
 use ctxguard_web::i18n::{group_thousands, Lang};
-use ctxguard_web::live::LiveToolbar;
-use ctxguard_web::previewer::LocalPreviewer;
+use ctxguard_web::machine::state::Toolbar;
 use ctxguard_web::saved::{self, SavedToolbar};
-use ctxguard_web::sse::use_status_stream;
-use ctxguard_web::state::Toolbar;
-use ctxguard_web::storage;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use serde_json::{json, Value};
@@ -914,10 +914,10 @@ async fn attachment_rows_and_rendered_preview() {
     panic!("still cut under 15,000 tokens");
 }
 
-// ---------- issue 23: a real Wegent-style host ----------
+// ---------- a real Wegent-style host ----------
 
 #[wasm_bindgen_test]
-async fn issue_23_1_a_late_heartbeat_does_not_reopen_an_ended_compaction() {
+async fn a_late_heartbeat_does_not_reopen_an_ended_compaction() {
     let m = mount_toolbar();
     m.push_json(1, &compaction("started", json!({}))).await;
     m.push_json(2, &compaction("completed", json!({"after_tokens": 40_000})))
@@ -935,8 +935,8 @@ async fn issue_23_1_a_late_heartbeat_does_not_reopen_an_ended_compaction() {
 }
 
 #[wasm_bindgen_test]
-async fn issue_23_2_interrupted_and_stalled_compactions() {
-    use ctxguard_web::turn_end::TurnEnd;
+async fn interrupted_and_stalled_compactions_say_so() {
+    use ctxguard_web::machine::turn_end::TurnEnd;
     for (lang, text) in [
         (Lang::En, "Compaction interrupted · turn cancelled"),
         (Lang::ZhCn, "压缩已中断（对话已取消）"),
@@ -978,7 +978,7 @@ async fn issue_23_2_interrupted_and_stalled_compactions() {
 }
 
 #[wasm_bindgen_test]
-async fn issue_23_3_an_unknown_phase_updates_the_numbers() {
+async fn an_unknown_phase_updates_the_numbers() {
     let m = mount_toolbar();
     m.push_json(1, &event(20_000)).await;
     let mut cold = event(64_000);
@@ -989,7 +989,7 @@ async fn issue_23_3_an_unknown_phase_updates_the_numbers() {
 }
 
 #[wasm_bindgen_test]
-async fn issue_23_4_over_the_window_the_bar_is_full_and_says_so() {
+async fn over_the_window_the_bar_is_full_and_says_so() {
     let m = mount_toolbar();
     m.push_json(1, &event(90_000)).await;
     let mut over = event(140_000);
@@ -1007,7 +1007,7 @@ async fn issue_23_4_over_the_window_the_bar_is_full_and_says_so() {
 }
 
 #[wasm_bindgen_test]
-async fn issue_23_12_a_compaction_is_the_one_signal_of_itself() {
+async fn a_compaction_is_the_one_signal_of_itself() {
     let m = mount_toolbar();
     for (id, used) in [(1, 70_000), (2, 80_000), (3, 90_000)] {
         let mut e = event(used);
@@ -1028,7 +1028,7 @@ async fn issue_23_12_a_compaction_is_the_one_signal_of_itself() {
 }
 
 #[wasm_bindgen_test]
-async fn issue_24_5_a_10_mb_reason_is_laid_out_cut() {
+async fn a_10_mb_reason_is_laid_out_cut() {
     let m = mount_toolbar();
     let reason = "r".repeat(10 << 20);
     m.push_json(
@@ -1115,7 +1115,7 @@ fn shadow_testid(host: &HtmlElement, testid: &str) -> Element {
 }
 
 #[wasm_bindgen_test]
-async fn issue_23_5_6_9_the_element_says_why_ends_turns_and_renders_in_the_same_task() {
+async fn the_element_says_why_ends_turns_and_renders_in_the_same_task() {
     use wasm_bindgen::closure::Closure;
     let session = format!("dom-host-{}", js_sys::Math::random());
     let (host, toolbar) = element_with(&[("source", "host"), ("session", &session)]);

@@ -1,5 +1,6 @@
 //! The accept loop: one task per connection, served by hyper's HTTP/1.1 with
-//! the limits axum's `serve` lacks (issue 12, item 3):
+//! the limits axum's `serve` lacks (without them, slow, silent and idle
+//! connections were never closed and ran the server out of descriptors):
 //!
 //! - a header-read timeout: a request head has `header_read_timeout` from
 //!   its first byte (or from the connection's start) to arrive whole;

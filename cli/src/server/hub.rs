@@ -9,8 +9,7 @@
 //! A stream that falls more than [`CHANNEL_EVENTS`] behind gets
 //! [`Delivery::Lagged`] and resynchronises with [`Hub::resync`]: the latest
 //! compaction event and then the latest event, so it always ends with the
-//! true compaction state even when the latest event carries none (issue 12,
-//! item 4).
+//! true compaction state even when the latest event carries none.
 
 use super::event::StoredEvent;
 use ctxguard_core::protocol::ContextState;

@@ -1,5 +1,5 @@
 //! `GET /api/events?session=a&session=b`: several sessions on one
-//! `text/event-stream` (issue 24 point 6), so a page with more toolbars than
+//! `text/event-stream`, so a page with more toolbars than
 //! the browser's six HTTP/1.1 connections per origin connects them all.
 //!
 //! Each session is subscribed as the single stream subscribes it

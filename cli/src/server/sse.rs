@@ -6,7 +6,8 @@
 //! Backlog first, then live events; ids only go up (a repeat is skipped). A
 //! stream that lags behind its hub is resynchronised with the latest
 //! compaction event and the latest event, so it never misses the end of a
-//! compaction (issue 12, item 4).
+//! compaction (resending only the latest event once left a toolbar showing a
+//! compaction that had ended).
 
 use super::error::AppError;
 use super::event::StoredEvent;
@@ -289,11 +290,11 @@ mod tests {
         assert!(end.is_none());
     }
 
-    /// Issue 12, item 4: `started`, then 300 events with `completed` at the
+    /// `started`, then 300 events with `completed` at the
     /// 100th, to a stream that reads nothing meanwhile. The resync must carry
     /// `completed`; before the fix it sent only the latest event.
     #[tokio::test]
-    async fn regression_issue_12_item_4_a_lagging_stream_gets_the_end_of_the_compaction() {
+    async fn a_lagging_stream_gets_the_end_of_the_compaction() {
         let (state, _tx) = memory_state(512);
         let started = state
             .store

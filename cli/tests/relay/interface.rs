@@ -105,11 +105,11 @@ async fn a_token_printed_by_ctxguard_token_reads_its_session_only() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// Issue 12, item 8: errors hyper answers by itself (a URI or headers too
+/// Errors hyper answers by itself (a URI or headers too
 /// large, a request it cannot parse) have JSON bodies too, and a resume id of
 /// u64::MAX is the latest state, not an overflow.
 #[tokio::test]
-async fn regression_issue_12_item_8_every_error_body_is_json() {
+async fn every_error_body_is_json() {
     let server = Server::start(&[]);
     let addr = server.addr();
     let long_uri = format!(
@@ -199,10 +199,10 @@ async fn bodies_over_the_limit_get_413_and_bad_batches_store_nothing() {
     );
 }
 
-/// Issue 24, point 3: a publish body naming a key twice is a 400 saying so (it used to be stored
+/// A publish body naming a key twice is a 400 saying so (it used to be stored
 /// with its last value), the rule core's `parseStatusEvent` and the toolbar apply to the same text.
 #[tokio::test]
-async fn regression_issue_24_point_3_a_publish_body_with_a_repeated_key_is_a_400() {
+async fn a_publish_body_with_a_repeated_key_is_a_400() {
     let server = Server::start(&[]);
     let c = client();
     let text = event(1).to_string();

@@ -1,4 +1,4 @@
-//! Issue 24 point 6: several sessions on one stream (`GET /api/events`),
+//! Several sessions on one stream (`GET /api/events`),
 //! over the memory store and over real `redis-server`s, with read tokens.
 
 use crate::support::*;
@@ -136,13 +136,13 @@ async fn one_stream_carries_many_sessions(publisher: &Server, reader: &Server) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn regression_issue_24_point_6_one_stream_carries_many_sessions_in_memory() {
+async fn one_stream_carries_many_sessions_in_memory() {
     let server = Server::start_with(&[], &read_env(), None);
     one_stream_carries_many_sessions(&server, &server).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn regression_issue_24_point_6_one_stream_carries_many_sessions_over_redis() {
+async fn one_stream_carries_many_sessions_over_redis() {
     let redis = Redis::start();
     let url = redis.url();
     let a = Server::start_with(&["--store", &url], &read_env(), None);
@@ -232,7 +232,7 @@ async fn refusals(server: &Server) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn regression_issue_24_point_6_each_session_needs_its_own_token_and_bad_queries_are_400() {
+async fn each_session_needs_its_own_token_and_bad_queries_are_400() {
     let server = Server::start_with(&[], &read_env(), None);
     refusals(&server).await;
     let redis = Redis::start();

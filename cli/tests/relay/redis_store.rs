@@ -316,11 +316,11 @@ async fn trials_evicting_out_of_order(server: &Server, trials: usize) -> usize {
     wrong.len()
 }
 
-/// Issue 24, point 2: Redis scored activity in milliseconds, so sessions published within
+/// Redis used to score activity in milliseconds, so sessions published within
 /// one millisecond tied and the tie went by name (`m` evicted before `z`); both stores now
 /// evict by an order that never ties. The same scenario runs on each, 200 trials.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn regression_issue_24_point_2_both_stores_evict_the_least_recently_published_session() {
+async fn both_stores_evict_the_least_recently_published_session() {
     let redis = Redis::start();
     let on_redis = instance(&redis, &["--max-sessions", "2"]);
     let in_memory = Server::start(&["--max-sessions", "2"]);

@@ -113,12 +113,12 @@ async fn two_hundred_slow_header_clients_do_not_stop_others_and_are_closed() {
     }
 }
 
-/// Issue 12, item 3: header lines every 200 ms, silent connections and idle
+/// Header lines every 200 ms, silent connections and idle
 /// keep-alives were never closed, and past the descriptors real requests
 /// timed out. Now: the header-read timeout, the idle timeout, and a cap
 /// answered with a JSON 503.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn regression_issue_12_item_3_slow_idle_and_too_many_connections() {
+async fn slow_idle_and_surplus_connections_are_closed_or_refused() {
     let server = Server::start(&[
         "--header-read-timeout-secs",
         "1",
@@ -231,7 +231,7 @@ async fn regression_issue_12_item_3_slow_idle_and_too_many_connections() {
     );
 }
 
-/// Issue 12, item 3: 8 000 half-sent requests held 140 MB that stayed. Now
+/// 8 000 half-sent requests used to hold 140 MB that stayed. Now
 /// each wave of half-sent requests is closed by the header-read timeout, its
 /// connections are released, and memory stays bounded wave after wave.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -283,7 +283,7 @@ mod tests {
         }
     }
 
-    /// Issue 12, item 1: the header scan rescanned the rest of the line at every
+    /// The header scan once rescanned the rest of the line at every
     /// `[`, so `"[Attachment: ".repeat(n)` took quadratic time. Counts the bytes
     /// the scans examine on adversarial inputs: at most a small constant per byte.
     #[test]

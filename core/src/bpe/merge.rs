@@ -229,7 +229,7 @@ impl std::fmt::Debug for Part {
 /// inner node the smallest of its four children, so the root is the lowest
 /// rank, leftmost on ties — tiktoken's choice — and a change costs one path to
 /// the root. Four children rather than two: half the levels to walk, for
-/// three comparisons of neighbouring words at each (issue 25).
+/// three comparisons of neighbouring words at each.
 ///
 /// Node `s` is `nodes[s]`, level by level from the root, node 3: the children
 /// of node `s` are the four nodes from `4(s - 2)` on, so the parent of node
@@ -422,7 +422,7 @@ mod tests {
         s
     }
 
-    /// Issue 25: the four-way tree's levels end at 4, 16, 64, 256, 1024, 4096
+    /// The four-way tree's levels end at 4, 16, 64, 256, 1024, 4096
     /// and 16384 leaves; pieces on both sides of each edge (and past the
     /// window of `window.rs`, merged whole by `merge` and window by window by
     /// the encoder) give tiktoken's tokens, through the tree itself (even

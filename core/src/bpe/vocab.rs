@@ -444,7 +444,7 @@ mod tests {
         *seed
     }
 
-    /// Issue 25: the junction check that looks at no bytes says what merging
+    /// The junction check that looks at no bytes (kept for speed) says what merging
     /// the two tokens' bytes says, on random pairs of every encoding (short
     /// tokens, where junctions merge most, and any), and token lengths
     /// computed from the parents are the bytes' lengths.

@@ -174,10 +174,11 @@ mod tests {
         }
     }
 
-    /// Issue 24, point 3: a publish body naming a key twice is refused (it was read last-wins),
-    /// as `StatusEvent::parse` and the toolbar refuse the same text.
+    /// A publish body naming a key twice is refused (it used to be read last-wins, so the relay
+    /// stored what a reader would see differently), as `StatusEvent::parse` and the toolbar refuse
+    /// the same text.
     #[test]
-    fn regression_issue_24_point_3_a_publish_body_with_a_repeated_key_is_refused() {
+    fn a_publish_body_with_a_repeated_key_is_refused() {
         let text = payload().to_string();
         let repeated = text.replacen("\"phase\":", "\"phase\":\"turn_end\",\"phase\":", 1);
         assert_ne!(text, repeated);

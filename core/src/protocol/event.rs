@@ -255,10 +255,11 @@ pub(super) fn check_compaction(compaction: &ContextCompaction) -> Result<(), Eve
 mod tests {
     use super::*;
 
-    /// Issue 24, point 3: every reader of an event's text refuses a key named twice, a known
-    /// field's or an unknown one's, at the top or nested (one rule; the relay's is in batch.rs).
+    /// Every reader of an event's text refuses a key named twice, a known field's or an unknown
+    /// one's, at the top or nested, so no two readers resolve it to different values (one rule;
+    /// the relay's is in batch.rs).
     #[test]
-    fn regression_issue_24_point_3_status_event_text_with_a_repeated_key_is_refused() {
+    fn status_event_text_with_a_repeated_key_is_refused() {
         let data = r#"{"type":"response.status.updated","response_id":"r","phase":"after_tool_end",
           "context_metrics":{"context_window":100,"reserved_output_tokens":10,"available_input_tokens":90,"used_input_tokens":5,
           "remaining_input_tokens":85,"remaining_percent":94,"display_remaining_tokens":95,"display_remaining_percent":95,

@@ -1,5 +1,5 @@
-//! The multi-session stream (`GET /api/events?session=a&session=b`, issue 24
-//! point 6): one SSE connection carrying several sessions, so a page with
+//! The multi-session stream (`GET /api/events?session=a&session=b`): one SSE
+//! connection carrying several sessions, so a page with
 //! more toolbars than the browser's six HTTP/1.1 connections per origin
 //! still connects them all.
 //!

@@ -346,9 +346,9 @@ mod tests {
         v
     }
 
-    /// Issue 24, point 3: one rule for repeated keys, also for keys the reader ignores.
+    /// One rule for repeated keys, also for keys the reader ignores: a key named twice is refused.
     #[test]
-    fn regression_issue_24_point_3_a_received_update_with_a_repeated_key_is_refused() {
+    fn a_received_update_with_a_repeated_key_is_refused() {
         let text = good().to_string();
         for repeated in [
             text.replacen("\"phase\":", "\"phase\":\"turn_end\",\"phase\":", 1),

@@ -10,7 +10,7 @@
 //! the cell above is found by binary search, and repeated cells are counted,
 //! not copied, until their text is written out.
 
-use super::{paragraph_text, BodyError, Output, W};
+use super::{paragraph_text, BodyError, Output, ROWS, W};
 use crate::ooxml::walk::{py_int, skip};
 use crate::ooxml::xml::{Element, Event, Reader, XmlError};
 use ctxguard_core::pyjson::strip;
@@ -70,7 +70,7 @@ fn lazy_val(e: &Element<'_>) -> Lazy {
 }
 
 /// Reads the `w:tbl` just started, adding one line per row with text.
-pub(super) fn read_table(reader: &mut Reader<'_>, out: &mut Output) -> Result<(), BodyError> {
+pub(super) fn read_table(reader: &mut Reader<'_>, out: &mut Output<'_>) -> Result<(), BodyError> {
     let mut above: Option<Row> = None;
     loop {
         match reader.next()? {
@@ -226,7 +226,7 @@ fn resolve(grid_before: Lazy, tcs: Vec<Tc>, above: Option<&Row>) -> Result<Row, 
 }
 
 /// The row's line: non-blank cells joined with ` | `, each repeated as python-docx repeats it.
-fn write_row(row: &Row, out: &mut Output) -> Result<(), BodyError> {
+fn write_row(row: &Row, out: &mut Output<'_>) -> Result<(), BodyError> {
     let mut line = String::new();
     for root in &row.roots {
         let Some(text) = &root.text else { continue };
@@ -243,7 +243,7 @@ fn write_row(row: &Row, out: &mut Output) -> Result<(), BodyError> {
         }
     }
     if !line.is_empty() {
-        out.rows.push(line);
+        out.sink.unit(ROWS, &line);
     }
     Ok(())
 }

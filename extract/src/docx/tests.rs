@@ -16,6 +16,31 @@ pub(crate) fn docx_with_body(body: &str) -> Vec<u8> {
     ])
 }
 
+/// Every unit handed to the sink, segment by segment.
+#[derive(Default)]
+struct Collected([Vec<String>; 2]);
+
+impl UnitSink for Collected {
+    fn unit(&mut self, segment: usize, text: &str) {
+        self.0[segment].push(text.to_string());
+    }
+}
+
+/// The whole list the strategy cuts: body paragraphs, then table rows.
+fn paragraphs(
+    source: &dyn crate::source::Source,
+    limits: &Limits,
+) -> Result<Vec<String>, DocumentError> {
+    let fail = |reason: String| DocumentError::failed(Subject::Word, reason);
+    let xml = package::main_document(source, limits).map_err(fail)?;
+    let mut collected = Collected::default();
+    let mut out = Output::new(limits.max_inflated_bytes, &mut collected);
+    read_document(&xml, limits, &mut out).map_err(|e| fail(e.to_string()))?;
+    let [mut paragraphs, rows] = collected.0;
+    paragraphs.extend(rows);
+    Ok(paragraphs)
+}
+
 fn parse(body: &str) -> Result<Vec<String>, DocumentError> {
     paragraphs(&docx_with_body(body), &Limits::default())
 }
@@ -161,4 +186,60 @@ fn huge_tables_cost_linear_time_and_bounded_memory() {
         "{}",
         err.message
     );
+}
+
+/// A random body: paragraphs (some blank, some long, some multi-byte) and
+/// tables of a few rows, interleaved.
+fn random_body(seed: &mut u64) -> String {
+    let mut next = || {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    };
+    let p = |text: &str| format!("<w:p><w:r><w:t>{text}</w:t></w:r></w:p>");
+    let mut body = String::new();
+    let mut scale = 1 + next() % 30;
+    for i in 0..next() % 80 {
+        if next() % 20 == 0 {
+            scale = 1 + next() % 300;
+        }
+        let word = if next() % 4 == 0 { "é中 " } else { "word " };
+        let text = format!("{i} {}", word.repeat((next() % (2 * scale)) as usize));
+        if next() % 4 == 0 {
+            body.push_str("<w:tbl>");
+            for r in 0..1 + next() % 4 {
+                body.push_str(&format!(
+                    "<w:tr><w:tc>{}</w:tc><w:tc>{}</w:tc></w:tr>",
+                    p(&format!("r{r}")),
+                    p(&text)
+                ));
+            }
+            body.push_str("</w:tbl>");
+        } else if next() % 7 == 0 {
+            body.push_str(&p("  "));
+        } else {
+            body.push_str(&p(&text));
+        }
+    }
+    body
+}
+
+#[test]
+fn the_streamed_cut_is_the_whole_list_cut() {
+    let mut seed = 0x51_7cc1_b727_220a_u64;
+    for round in 0..150 {
+        let doc = docx_with_body(&random_body(&mut seed));
+        let limits = Limits::default();
+        let list = paragraphs(&doc, &limits).expect("parses");
+        for max in [0, -7, 1, 120, 260, 700, 2_500, 40_000] {
+            let max = max + (round % 5) as i64;
+            assert_eq!(
+                text(&doc, &limits, max).map_err(|e| e.message),
+                crate::truncate::units(crate::truncate::Unit::Paragraph, &list, max)
+                    .map_err(|e| format!("Failed to parse Word document: {e}")),
+                "round {round}, max {max}"
+            );
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! XML exactly as python-docx and python-pptx parse their parts: lxml 5.4
 //! over libxml2 2.13 with `remove_blank_text=True, resolve_entities=False`.
 //!
-//! A streaming reader (memory bounded by nesting, not size) that refuses
+//! A pull reader (its own state bounded by nesting, not size) that refuses
 //! every document libxml2 reports an error for (well-formedness, namespace
 //! errors, its limits without `XML_PARSE_HUGE`: 257 levels, 10 MB text nodes
 //! and attribute values, 50 000-byte names, entity amplification) and yields
@@ -9,6 +9,12 @@
 //! `remove_blank_text` drops are dropped by the same heuristic, and a
 //! reference to a declared entity stays a child node (nothing expands in
 //! content, so no entity bomb can grow).
+//!
+//! Its input is one decoded text held whole: a part is inflated whole (within
+//! the inflation budget) before it is read. The small parts keep that shape
+//! for good (content types, relationships, `ppt/presentation.xml`, one slide
+//! at a time); `word/document.xml` is the one big part still read so, its
+//! texts handed on as they are read so that only the XML itself is held.
 //!
 //! Neither quick-xml nor roxmltree gives these answers: quick-xml accepts
 //! many documents libxml2 refuses (`]]>` in text, control characters,

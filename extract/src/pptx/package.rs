@@ -45,16 +45,38 @@ pub(super) enum Target {
     Part(String),
 }
 
-/// The loaded package, as far as reading slides needs it.
-pub(super) struct Loaded {
+/// The loaded package, as far as reading slides needs it. Only the
+/// presentation part's XML is held (it lists the slides); every other part
+/// was checked as it was read and is read again when needed ([`Loaded::xml`]).
+pub(super) struct Loaded<'s> {
+    pkg: Package<'s>,
     /// The presentation part's XML.
     pub presentation: Vec<u8>,
     /// The presentation part's relationships by Id.
     pub presentation_rels: HashMap<String, Target>,
     /// Every loaded part's content type.
     pub content_types: HashMap<String, String>,
-    /// The XML of the loaded parts python-pptx parses, by part name.
-    pub xml: HashMap<String, Vec<u8>>,
+    /// The loaded parts python-pptx parses as XML (each checked), by part name.
+    xml: HashSet<String>,
+}
+
+impl Loaded<'_> {
+    /// The XML of a loaded part python-pptx parses (empty for any other part),
+    /// read again: its inflation was charged to the budget when it was loaded.
+    pub(super) fn xml(&mut self, partname: &str) -> Result<Vec<u8>, String> {
+        if !self.xml.contains(partname) {
+            return Ok(Vec::new());
+        }
+        reread(&mut self.pkg, partname)
+    }
+}
+
+/// A member read a second time, its inflation not charged again.
+fn reread(pkg: &mut Package<'_>, partname: &str) -> Result<Vec<u8>, String> {
+    let left = pkg.budget_left();
+    let read = pkg.read(partname.strip_prefix('/').unwrap_or(partname));
+    pkg.restore_budget(left);
+    read.map_err(|e| e.to_string())
 }
 
 /// A part's (or the package's) relationships as `_Relationships.load_from_xml` keeps them.
@@ -93,7 +115,7 @@ fn load_rels(
 }
 
 /// Loads the package as python-pptx does, up to its presentation part.
-pub(super) fn load(source: &dyn Source, limits: &Limits) -> Result<Loaded, String> {
+pub(super) fn load<'s>(source: &'s dyn Source, limits: &Limits) -> Result<Loaded<'s>, String> {
     let depth = limits.max_xml_depth;
     let mut pkg = Package::open(source, limits).map_err(|e| e.to_string())?;
     let names = pkg.names();
@@ -108,18 +130,24 @@ pub(super) fn load(source: &dyn Source, limits: &Limits) -> Result<Loaded, Strin
         }
         None => None,
     };
-    // Every member is read (a damaged one fails); only XML the loader parses is kept.
+    // Every member is read (a damaged one fails); relationships are kept, and
+    // the XML the loader parses is checked now (its verdict kept, reported
+    // where the loader parses it), so no other part is held.
     let mut present: HashSet<String> = HashSet::new();
     let mut blobs: HashMap<String, Vec<u8>> = HashMap::new();
+    let mut checks: HashMap<String, Result<(), String>> = HashMap::new();
     for name in &names {
         let blob = pkg.read(name).map_err(|e| e.to_string())?;
         let partname = format!("/{name}");
-        let keep = partname.ends_with(".rels")
-            || content_types
-                .as_ref()
-                .and_then(|ct| ct.get(&partname).ok().flatten())
-                .is_some_and(|ct| XML_PARTS.contains(&ct));
-        if keep {
+        let parsed = content_types
+            .as_ref()
+            .and_then(|ct| ct.get(&partname).ok().flatten())
+            .is_some_and(|ct| XML_PARTS.contains(&ct));
+        if parsed {
+            let check = opc::check_xml(&blob, depth, &partname).map_err(|e| e.to_string());
+            checks.insert(partname.clone(), check);
+        }
+        if partname.ends_with(".rels") {
             blobs.insert(partname.clone(), blob);
         }
         present.insert(partname);
@@ -158,7 +186,7 @@ pub(super) fn load(source: &dyn Source, limits: &Limits) -> Result<Loaded, Strin
 
     // The parts that exist, each with its content type; XML parts parsed.
     let mut parts: HashMap<String, String> = HashMap::new();
-    let mut xml: HashMap<String, Vec<u8>> = HashMap::new();
+    let mut xml: HashSet<String> = HashSet::new();
     for (partname, _) in xml_rels.iter().filter(|(p, _)| p != "/") {
         if !present.contains(partname) {
             continue;
@@ -168,9 +196,10 @@ pub(super) fn load(source: &dyn Source, limits: &Limits) -> Result<Loaded, Strin
             .ok_or("a content type without a value")?
             .to_string();
         if XML_PARTS.contains(&ct.as_str()) {
-            let blob = blobs.remove(partname).unwrap_or_default();
-            opc::check_xml(&blob, depth, partname).map_err(|e| e.to_string())?;
-            xml.insert(partname.clone(), blob);
+            checks.remove(partname).unwrap_or_else(|| {
+                opc::check_xml(&[], depth, partname).map_err(|e| e.to_string())
+            })?;
+            xml.insert(partname.clone());
         }
         parts.insert(partname.clone(), ct);
     }
@@ -210,8 +239,13 @@ pub(super) fn load(source: &dyn Source, limits: &Limits) -> Result<Loaded, Strin
     for (id, _, target) in loaded_rels.remove(main_name).unwrap_or_default() {
         presentation_rels.insert(id, target);
     }
-    let presentation = xml.remove(main_name).unwrap_or_default();
+    let presentation = if xml.remove(main_name) {
+        reread(&mut pkg, main_name)?
+    } else {
+        Vec::new()
+    };
     Ok(Loaded {
+        pkg,
         presentation,
         presentation_rels,
         content_types: parts,

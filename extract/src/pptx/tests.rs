@@ -24,6 +24,29 @@ pub(crate) fn pptx_with_trees(first: &str, second: &str) -> Vec<u8> {
     ])
 }
 
+/// Every slide text handed to the sink.
+#[derive(Default)]
+struct Collected(Vec<String>);
+
+impl UnitSink for Collected {
+    fn unit(&mut self, _segment: usize, text: &str) {
+        self.0.push(text.to_string());
+    }
+}
+
+/// The whole list the strategy cuts: one text per slide with content.
+fn slides(
+    source: &dyn crate::source::Source,
+    limits: &Limits,
+) -> Result<Vec<String>, DocumentError> {
+    let fail = |reason: String| DocumentError::failed(Subject::PowerPoint, reason);
+    let mut loaded = package::load(source, limits).map_err(fail)?;
+    let ids = slide_ids(&loaded, limits).map_err(|e| fail(e.to_string()))?;
+    let mut collected = Collected::default();
+    read_slides(&mut loaded, &ids, limits, &mut collected).map_err(|e| fail(e.to_string()))?;
+    Ok(collected.0)
+}
+
 fn sp(paragraphs: &str) -> String {
     format!("<p:sp><p:nvSpPr/><p:spPr/><p:txBody><a:bodyPr/>{paragraphs}</p:txBody></p:sp>")
 }
@@ -103,4 +126,83 @@ fn a_big_table_is_read_in_linear_time() {
     let out = slides(&pptx_with_trees(&table, ""), &Limits::default()).expect("parses");
     assert_eq!(out[0].lines().count(), 501);
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}
+
+/// A deck of one slide per `p:spTree` content.
+fn deck(trees: &[String]) -> Vec<u8> {
+    let ct_slide = "application/vnd.openxmlformats-officedocument.presentationml.slide+xml";
+    let mut ct = String::from(
+        r#"<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/>"#,
+    );
+    let mut ids = String::new();
+    let mut rels = String::from(
+        r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">"#,
+    );
+    let mut slides = Vec::new();
+    for (i, tree) in trees.iter().enumerate() {
+        let n = i + 1;
+        ct.push_str(&format!(
+            r#"<Override PartName="/ppt/slides/slide{n}.xml" ContentType="{ct_slide}"/>"#
+        ));
+        ids.push_str(&format!(r#"<p:sldId id="{}" r:id="rId{n}"/>"#, 255 + n));
+        rels.push_str(&format!(r#"<Relationship Id="rId{n}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide{n}.xml"/>"#));
+        slides.push((
+            format!("ppt/slides/slide{n}.xml"),
+            format!(
+                r#"<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:cSld><p:spTree>{tree}</p:spTree></p:cSld></p:sld>"#
+            ),
+        ));
+    }
+    ct.push_str("</Types>");
+    rels.push_str("</Relationships>");
+    let prs = format!(
+        r#"<p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><p:sldIdLst>{ids}</p:sldIdLst></p:presentation>"#
+    );
+    let mut members: Vec<(&str, &[u8])> = vec![
+        ("[Content_Types].xml", ct.as_bytes()),
+        ("_rels/.rels", RELS.as_bytes()),
+        ("ppt/presentation.xml", prs.as_bytes()),
+        ("ppt/_rels/presentation.xml.rels", rels.as_bytes()),
+    ];
+    members.extend(slides.iter().map(|(n, x)| (n.as_str(), x.as_bytes())));
+    zip_of(&members)
+}
+
+#[test]
+fn the_streamed_cut_is_the_whole_list_cut() {
+    let mut seed = 0x2f1d_88b3_0c4e_9a71_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..60 {
+        let mut scale = 1 + next() % 30;
+        let trees: Vec<String> = (0..next() % 40)
+            .map(|i| {
+                if next() % 10 == 0 {
+                    scale = 1 + next() % 400;
+                }
+                if next() % 6 == 0 {
+                    return String::new();
+                }
+                let word = if next() % 4 == 0 { "é中 " } else { "word " };
+                let text = format!("{i} {}", word.repeat((next() % (2 * scale)) as usize));
+                sp(&format!("<a:p><a:r><a:t>{text}</a:t></a:r></a:p>"))
+            })
+            .collect();
+        let doc = deck(&trees);
+        let limits = Limits::default();
+        let list = slides(&doc, &limits).expect("parses");
+        for max in [0, -3, 1, 150, 300, 900, 4_000, 50_000] {
+            let max = max + (round % 7) as i64;
+            assert_eq!(
+                text(&doc, &limits, max).map_err(|e| e.message),
+                crate::truncate::units(crate::truncate::Unit::Slide, &list, max)
+                    .map_err(|e| format!("Failed to parse PowerPoint: {e}")),
+                "round {round}, max {max}"
+            );
+        }
+    }
 }

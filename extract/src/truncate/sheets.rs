@@ -68,13 +68,29 @@ pub fn sheets(sheets: &[SheetText], max_length: i64) -> Truncated {
     }
 
     let separators = populated.len().saturating_sub(1) as i64 * 2;
-    let mut remaining = (max_length - separators).max(0);
+    let budget = (max_length - separators).max(0);
+    share_out(&populated, budget, total_rows, info, |sheet, share| {
+        truncate_sheet(sheet, share)
+    })
+}
+
+/// The truncated sheets: each sheet in turn gets an equal share of what the
+/// sheets before it left (`remaining // sheets_left`) and is cut to it by
+/// `cut`; the parts are joined by a blank line and the report says what was kept.
+fn share_out<S>(
+    sheets: &[S],
+    budget: i64,
+    total_rows: usize,
+    mut info: Info,
+    mut cut: impl FnMut(&S, i64) -> SheetCut,
+) -> (String, Info) {
+    let mut remaining = budget;
     let mut parts = Vec::new();
     let (mut kept, mut omitted) = (0usize, 0usize);
     let mut markers_complete = true;
-    for (index, sheet) in populated.iter().enumerate() {
-        let budget = remaining.div_euclid((populated.len() - index) as i64);
-        let cut = truncate_sheet(sheet, budget);
+    for (index, sheet) in sheets.iter().enumerate() {
+        let share = remaining.div_euclid((sheets.len() - index) as i64);
+        let cut = cut(sheet, share);
         if !cut.text.is_empty() {
             remaining -= chars::len(&cut.text);
             parts.push(cut.text);
@@ -96,7 +112,7 @@ pub fn sheets(sheets: &[SheetText], max_length: i64) -> Truncated {
     ]);
     info.summary_message = format!(
         "[Smart Truncation Applied - Head + Tail (contiguous)]\nTotal: {total_rows} rows across {} sheet(s)\nKept: {kept} complete rows\nOmitted: {omitted} rows",
-        populated.len()
+        sheets.len()
     );
     (result, info)
 }
@@ -149,6 +165,16 @@ fn truncate_sheet(sheet: &SheetText, max_length: i64) -> SheetCut {
             marker_complete: false,
         };
     }
+    let (head, tail) = head_and_tail(total, |h, t| length(h, t) <= max_length);
+    let tail_rows = sheet.rows[total - tail..].iter().map(String::as_str);
+    let head_rows = sheet.rows[..head].iter().map(String::as_str);
+    assemble(&sheet.header, head_rows, tail_rows, head + tail, total)
+}
+
+/// How many first and last rows a sheet keeps: rows are taken alternately
+/// from the head and the tail (the other end when one does not fit) while
+/// `fits(head, tail)`.
+fn head_and_tail(total: usize, fits: impl Fn(usize, usize) -> bool) -> (usize, usize) {
     let (mut head, mut tail) = (0, 0);
     let mut prefer_head = true;
     while head + tail < total {
@@ -158,12 +184,11 @@ fn truncate_sheet(sheet: &SheetText, max_length: i64) -> SheetCut {
             [false, true]
         };
         let Some(take_head) = order.into_iter().find(|&h| {
-            let (h2, t2) = if h {
-                (head + 1, tail)
+            if h {
+                fits(head + 1, tail)
             } else {
-                (head, tail + 1)
-            };
-            length(h2, t2) <= max_length
+                fits(head, tail + 1)
+            }
         }) else {
             break;
         };
@@ -174,17 +199,34 @@ fn truncate_sheet(sheet: &SheetText, max_length: i64) -> SheetCut {
         }
         prefer_head = !take_head;
     }
-    let omitted = total - head - tail;
-    let mut lines: Vec<&str> = vec![&sheet.header];
-    lines.extend(sheet.rows[..head].iter().map(String::as_str));
+    (head, tail)
+}
+
+/// A sheet's text: its header, the head rows, the omission marker when rows
+/// were left out, the tail rows; `kept` of the sheet's `total` rows.
+fn assemble<'a>(
+    header: &'a str,
+    head: impl Iterator<Item = &'a str>,
+    tail: impl IntoIterator<Item = &'a str>,
+    kept: usize,
+    total: usize,
+) -> SheetCut {
+    let omitted = total - kept;
     let marker = omission_marker(omitted);
+    // Pushed one by one: the rows outlive the marker, and a push shortens their lifetime to its.
+    let mut lines: Vec<&str> = vec![header];
+    for row in head {
+        lines.push(row);
+    }
     if omitted > 0 {
         lines.push(&marker);
     }
-    lines.extend(sheet.rows[total - tail..].iter().map(String::as_str));
+    for row in tail {
+        lines.push(row);
+    }
     SheetCut {
         text: lines.join("\n"),
-        kept_rows: head + tail,
+        kept_rows: kept,
         omitted_rows: omitted,
         marker_complete: omitted > 0,
     }
@@ -333,44 +375,10 @@ impl SheetRows {
                 marker_complete: false,
             };
         }
-        let (mut head, mut tail) = (0, 0);
-        let mut prefer_head = true;
-        while head + tail < total {
-            let order = if prefer_head {
-                [true, false]
-            } else {
-                [false, true]
-            };
-            let Some(take_head) = order.into_iter().find(|&h| {
-                if h {
-                    fits(head + 1, tail)
-                } else {
-                    fits(head, tail + 1)
-                }
-            }) else {
-                break;
-            };
-            if take_head {
-                head += 1;
-            } else {
-                tail += 1;
-            }
-            prefer_head = !take_head;
-        }
-        let omitted = total - head - tail;
-        let mut lines: Vec<&str> = vec![&self.header];
-        lines.extend(self.head[..head].iter().map(String::as_str));
-        let marker = omission_marker(omitted);
-        if omitted > 0 {
-            lines.push(&marker);
-        }
-        lines.extend(self.tail_rows(tail).unwrap_or_default());
-        SheetCut {
-            text: lines.join("\n"),
-            kept_rows: head + tail,
-            omitted_rows: omitted,
-            marker_complete: omitted > 0,
-        }
+        let (head, tail) = head_and_tail(total, fits);
+        let tail_rows = self.tail_rows(tail).unwrap_or_default();
+        let head_rows = self.head[..head].iter().map(String::as_str);
+        assemble(&self.header, head_rows, tail_rows, head + tail, total)
     }
 }
 
@@ -455,37 +463,10 @@ impl SheetsStream {
             info.truncated_length = Some(full_length);
             return (full, info);
         }
-        let mut remaining = (max_length - separators).max(0);
-        let mut parts = Vec::new();
-        let (mut kept, mut omitted) = (0usize, 0usize);
-        let mut markers_complete = true;
-        for (index, sheet) in populated.iter().enumerate() {
-            let budget = remaining.div_euclid((populated.len() - index) as i64);
-            let cut = sheet.cut(budget);
-            if !cut.text.is_empty() {
-                remaining -= chars::len(&cut.text);
-                parts.push(cut.text);
-            }
-            kept += cut.kept_rows;
-            omitted += cut.omitted_rows;
-            if cut.omitted_rows > 0 && !cut.marker_complete {
-                markers_complete = false;
-            }
-        }
-        let result = parts.join("\n\n");
-        info.is_truncated = true;
-        info.truncated_length = Some(chars::len(&result));
-        info.kept_structure = object([
-            ("kept_rows", Value::from(kept)),
-            ("omitted_rows", Value::from(omitted)),
-            ("sampling_method", Value::from("head_tail_contiguous")),
-            ("omission_marker_complete", Value::from(markers_complete)),
-        ]);
-        info.summary_message = format!(
-            "[Smart Truncation Applied - Head + Tail (contiguous)]\nTotal: {total_rows} rows across {} sheet(s)\nKept: {kept} complete rows\nOmitted: {omitted} rows",
-            populated.len()
-        );
-        (result, info)
+        let budget = (max_length - separators).max(0);
+        share_out(populated, budget, total_rows, info, |sheet, share| {
+            sheet.cut(share)
+        })
     }
 }
 

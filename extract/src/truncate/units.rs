@@ -37,17 +37,20 @@ impl Unit {
         }
     }
 
-    /// The untruncated text: paragraphs and slides joined by a blank line,
-    /// pages each under their `--- Page N ---` label.
-    fn whole(self, items: &[String]) -> String {
+    /// One unit as the untruncated text shows it: pages under their label,
+    /// paragraphs and slides bare (the whole text joins these with a blank line).
+    fn whole_item(self, index: usize, text: &str) -> String {
         match self {
-            Unit::Page => items
-                .iter()
-                .enumerate()
-                .map(|(i, t)| Unit::Page.render(i as i64 + 1, t))
-                .collect::<Vec<_>>()
-                .join("\n\n"),
-            Unit::Paragraph | Unit::Slide => items.join("\n\n"),
+            Unit::Page => Unit::Page.render(index as i64 + 1, text),
+            Unit::Paragraph | Unit::Slide => text.to_string(),
+        }
+    }
+
+    /// Code points [`Unit::whole_item`] adds to a unit of `chars` code points.
+    fn whole_item_chars(self, index: usize, chars: i64) -> i64 {
+        match self {
+            Unit::Page => chars::len(&Unit::Page.render(index as i64 + 1, "")) + chars,
+            Unit::Paragraph | Unit::Slide => chars,
         }
     }
 }
@@ -55,93 +58,241 @@ impl Unit {
 /// Truncates `items` to `max_length` code points, keeping whole units from
 /// the head and the tail.
 pub fn units(unit: Unit, items: &[String], max_length: i64) -> Result<Truncated, StrategyError> {
-    let max_length = effective_limit(max_length);
-    let plural = unit.plural();
-    let total = items.len() as i64;
-    let original = unit.whole(items);
-    let original_length = chars::len(&original);
-    let mut info = Info::new(object([
-        (&format!("total_{plural}"), Value::from(total)),
-        ("total_length", Value::from(original_length)),
-    ]));
-    if original_length <= max_length {
-        info.truncated_length = Some(original_length);
-        return Ok((original, info));
+    let item_chars = items.iter().map(|t| chars::len(t)).sum();
+    let original_length = whole_length(unit, items.len(), item_chars);
+    let plan = Plan::new(unit, items.len(), original_length, max_length)?;
+    let item = |i: usize| items.get(i).map(String::as_str);
+    Ok(plan
+        .assemble(&item)
+        .expect("every item of the whole list is at hand"))
+}
+
+/// The code points of the untruncated text of `total` units holding `item_chars` code points.
+pub(super) fn whole_length(unit: Unit, total: usize, item_chars: i64) -> i64 {
+    let labels: i64 = match unit {
+        Unit::Page => (0..total).map(|i| unit.whole_item_chars(i, 0)).sum(),
+        Unit::Paragraph | Unit::Slide => 0,
+    };
+    item_chars + labels + 2 * (total as i64 - 1).max(0)
+}
+
+/// What the strategy does with a document, decided from its counts alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Plan {
+    unit: Unit,
+    /// The effective limit.
+    max_length: i64,
+    total: i64,
+    original_length: i64,
+    pub(super) cut: Cut,
+}
+
+/// Which units a [`Plan`] shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cut {
+    /// The whole text fits.
+    Whole,
+    /// Too few units to drop any: the whole text cut at the limit.
+    Prefix,
+    /// The first `head` and the last `tail` units.
+    HeadTail { head: i64, tail: i64 },
+}
+
+impl Plan {
+    /// The strategy's decision for `total` units whose untruncated text has
+    /// `original_length` code points.
+    pub(super) fn new(
+        unit: Unit,
+        total: usize,
+        original_length: i64,
+        max_length: i64,
+    ) -> Result<Plan, StrategyError> {
+        let max_length = effective_limit(max_length);
+        let total = total as i64;
+        let plan = |cut| Plan {
+            unit,
+            max_length,
+            total,
+            original_length,
+            cut,
+        };
+        if original_length <= max_length {
+            return Ok(plan(Cut::Whole));
+        }
+        let average = original_length as f64 / total.max(1) as f64;
+        if average == 0.0 {
+            return Err(StrategyError::ZeroDivision);
+        }
+        let to_keep = units_that_fit(max_length - 200, average, 3);
+        if to_keep >= total {
+            return Ok(plan(Cut::Prefix));
+        }
+        let (mut head, mut tail) = distribution(total, to_keep);
+        if total - tail - head <= 0 {
+            head = to_keep.div_euclid(2);
+            tail = to_keep - head;
+        }
+        Ok(plan(Cut::HeadTail { head, tail }))
     }
 
-    let average = original_length as f64 / total.max(1) as f64;
-    if average == 0.0 {
-        return Err(StrategyError::ZeroDivision);
+    /// The units the output may show, as ranges of indices: what a reader
+    /// must keep (each up to the output's length) to assemble it.
+    pub(super) fn shown(&self) -> [std::ops::Range<usize>; 2] {
+        let total = self.total.max(0) as usize;
+        match self.cut {
+            Cut::Whole | Cut::Prefix => [0..total, total..total],
+            Cut::HeadTail { head, tail } => {
+                let head = head.clamp(0, self.total) as usize;
+                let tail_start = if tail > 0 {
+                    (self.total - tail).clamp(0, self.total) as usize
+                } else {
+                    total
+                };
+                [0..head, tail_start..total]
+            }
+        }
     }
-    let to_keep = units_that_fit(max_length - 200, average, 3);
-    if to_keep >= total {
-        let truncated = chars::prefix(&original, max_length).to_string();
-        info.kind = TruncationKind::Simple;
+
+    /// The truncated text and its report, reading unit `i` through `item`;
+    /// `None` when a unit the output shows is not at hand. A unit may be
+    /// given cut short when its cut part would lie past the limit anyway.
+    pub(super) fn assemble<'t>(
+        &self,
+        item: &dyn Fn(usize) -> Option<&'t str>,
+    ) -> Option<Truncated> {
+        let unit = self.unit;
+        let plural = unit.plural();
+        let (total, max_length, original_length) =
+            (self.total, self.max_length, self.original_length);
+        let mut info = Info::new(object([
+            (&format!("total_{plural}"), Value::from(total)),
+            ("total_length", Value::from(original_length)),
+        ]));
+        let whole = |out: &mut Written| -> Option<()> {
+            for i in 0..total.max(0) as usize {
+                if out.full() {
+                    break;
+                }
+                out.part(&unit.whole_item(i, item(i)?));
+            }
+            Some(())
+        };
+        let (head, tail) = match self.cut {
+            Cut::Whole => {
+                let mut out = Written::new(None);
+                whole(&mut out)?;
+                info.truncated_length = Some(original_length);
+                return Some((out.text, info));
+            }
+            Cut::Prefix => {
+                let mut out = Written::new(Some(max_length));
+                whole(&mut out)?;
+                let truncated = chars::prefix(&out.text, max_length).to_string();
+                info.kind = TruncationKind::Simple;
+                info.is_truncated = true;
+                info.original_length = Some(original_length);
+                info.truncated_length = Some(chars::len(&truncated));
+                info.summary_message = format!("Content truncated to {max_length} characters");
+                return Some((truncated, info));
+            }
+            Cut::HeadTail { head, tail } => (head, tail),
+        };
+        let [head_items, tail_items] = self.shown();
+        let tail_len = tail_items.len() as i64;
+
+        let mut out = Written::new(Some(max_length));
+        if !head_items.is_empty() {
+            out.part(&format!("# Head Section ({plural} 1-{head})"));
+            for i in head_items.clone() {
+                if out.full() {
+                    break;
+                }
+                out.part(&unit.render(i as i64 + 1, item(i)?));
+            }
+        }
+        if !head_items.is_empty() && !tail_items.is_empty() {
+            let gap = total - tail - head;
+            if gap > 0 {
+                out.part(&format!("\n... [{gap} {plural} omitted] ..."));
+            }
+        }
+        if !tail_items.is_empty() {
+            out.part(&format!(
+                "\n# Tail Section ({plural} {}-{total})",
+                total - tail + 1
+            ));
+            for i in tail_items {
+                if out.full() {
+                    break;
+                }
+                out.part(&unit.render(i as i64 + 1, item(i)?));
+            }
+        }
+        let mut result = out.text;
+        if out.chars > max_length {
+            result = chars::prefix(&result, max_length).to_string();
+            info.kind = TruncationKind::Simple;
+        }
+
+        let kept = head + tail_len;
         info.is_truncated = true;
         info.original_length = Some(original_length);
-        info.truncated_length = Some(chars::len(&truncated));
-        info.summary_message = format!("Content truncated to {max_length} characters");
-        return Ok((truncated, info));
+        info.truncated_length = Some(chars::len(&result));
+        info.kept_structure = object([
+            (&format!("head_{plural}"), Value::from(head)),
+            (&format!("middle_{plural}_sampled"), Value::from(0)),
+            (&format!("tail_{plural}"), Value::from(tail)),
+            ("total_kept", Value::from(kept)),
+            (&format!("omitted_{plural}"), Value::from(total - kept)),
+            ("sampling_method", Value::from("head_tail_contiguous")),
+        ]);
+        info.summary_message = format!(
+            "[Smart Truncation Applied - Head + Tail (contiguous)]\nTotal: {total} {plural}\nKept: {head} head + 0 middle (sampled) + {tail_len} tail {plural}\nOmitted: {} {plural}",
+            total - kept
+        );
+        Some((result, info))
     }
+}
 
-    let (mut head, mut tail) = distribution(total, to_keep);
-    if total - tail - head <= 0 {
-        head = to_keep.div_euclid(2);
-        tail = to_keep - head;
-    }
-    let head_items = &items[..head.clamp(0, total) as usize];
-    let tail_items = if tail > 0 {
-        &items[(total - tail).clamp(0, total) as usize..]
-    } else {
-        &[][..]
-    };
-    let tail_len = tail_items.len() as i64;
+/// Parts joined by a blank line, written until they pass a limit of code
+/// points (past it the text is only ever cut there, so nothing more is needed).
+struct Written {
+    text: String,
+    chars: i64,
+    parts: usize,
+    /// `None`: everything is written. A negative limit cuts from the end (Python's
+    /// `s[:-n]`), so it needs everything too.
+    limit: Option<i64>,
+}
 
-    let mut parts = Vec::new();
-    if !head_items.is_empty() {
-        parts.push(format!("# Head Section ({plural} 1-{head})"));
-        for (i, text) in head_items.iter().enumerate() {
-            parts.push(unit.render(i as i64 + 1, text));
+impl Written {
+    fn new(limit: Option<i64>) -> Self {
+        Written {
+            text: String::new(),
+            chars: 0,
+            parts: 0,
+            limit: limit.filter(|&l| l >= 0),
         }
     }
-    if !head_items.is_empty() && !tail_items.is_empty() {
-        let gap = total - tail - head;
-        if gap > 0 {
-            parts.push(format!("\n... [{gap} {plural} omitted] ..."));
-        }
-    }
-    if !tail_items.is_empty() {
-        parts.push(format!(
-            "\n# Tail Section ({plural} {}-{total})",
-            total - tail + 1
-        ));
-        for (i, text) in tail_items.iter().enumerate() {
-            parts.push(unit.render(total - tail + 1 + i as i64, text));
-        }
-    }
-    let mut result = parts.join("\n\n");
-    if chars::len(&result) > max_length {
-        result = chars::prefix(&result, max_length).to_string();
-        info.kind = TruncationKind::Simple;
+
+    /// Whether the text already passes the limit.
+    fn full(&self) -> bool {
+        self.limit.is_some_and(|l| self.chars > l)
     }
 
-    let kept = head + tail_len;
-    info.is_truncated = true;
-    info.original_length = Some(original_length);
-    info.truncated_length = Some(chars::len(&result));
-    info.kept_structure = object([
-        (&format!("head_{plural}"), Value::from(head)),
-        (&format!("middle_{plural}_sampled"), Value::from(0)),
-        (&format!("tail_{plural}"), Value::from(tail)),
-        ("total_kept", Value::from(kept)),
-        (&format!("omitted_{plural}"), Value::from(total - kept)),
-        ("sampling_method", Value::from("head_tail_contiguous")),
-    ]);
-    info.summary_message = format!(
-        "[Smart Truncation Applied - Head + Tail (contiguous)]\nTotal: {total} {plural}\nKept: {head} head + 0 middle (sampled) + {tail_len} tail {plural}\nOmitted: {} {plural}",
-        total - kept
-    );
-    Ok((result, info))
+    /// Appends one part (after a blank line when it is not the first).
+    fn part(&mut self, part: &str) {
+        if self.full() {
+            return;
+        }
+        if self.parts > 0 {
+            self.text.push_str("\n\n");
+            self.chars += 2;
+        }
+        self.parts += 1;
+        self.text.push_str(part);
+        self.chars += chars::len(part);
+    }
 }
 
 #[cfg(test)]

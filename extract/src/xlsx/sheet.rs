@@ -17,6 +17,7 @@ use super::text;
 use super::value::Raw;
 use super::xml::{Builder, Ev, Node, Reader, XmlError};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The spreadsheetml namespace every worksheet tag is matched in.
 pub(crate) const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
@@ -181,11 +182,11 @@ impl Parser<'_, '_> {
                     .unwrap_or(i64::MIN),
             ),
         };
-        let mut value: Option<String> = if data_type == "inlineStr" {
+        let value: Option<&str> = if data_type == "inlineStr" {
             None
         } else {
             el.find(&self.tags[0])
-                .map(|v| v.text.clone().unwrap_or_default())
+                .and_then(|v| v.text.as_deref())
                 .filter(|t| !t.is_empty())
         };
         let (row, column) = match el.get("r").filter(|c| !c.is_empty()) {
@@ -218,10 +219,10 @@ impl Parser<'_, '_> {
                 return Ok(out);
             }
         }
-        if let Some(text) = value.take() {
+        if let Some(text) = value {
             out.value = Some(match data_type {
                 "n" => {
-                    let number = cast_number(&text)
+                    let number = cast_number(text)
                         .ok_or_else(|| self.err(format!("'{text}' is not a number")))?;
                     match style {
                         Some(s) if self.ctx.formats.dates.contains(&s) => {
@@ -240,19 +241,19 @@ impl Parser<'_, '_> {
                     }
                 }
                 "s" => {
-                    let idx = PyInt::parse(&text)
+                    let idx = PyInt::parse(text)
                         .ok_or_else(|| self.err(format!("shared string index '{text}'")))?;
                     let i = py_index(self.ctx.strings.len(), &idx)
                         .ok_or_else(|| self.err(format!("no shared string {idx}")))?;
                     Raw::Str(self.ctx.strings.get(i).unwrap_or_default().to_string())
                 }
                 "b" => {
-                    let i = PyInt::parse(&text)
+                    let i = PyInt::parse(text)
                         .ok_or_else(|| self.err(format!("'{text}' is not a boolean")))?;
                     Raw::Bool(!i.is_zero())
                 }
-                "d" => Raw::Moment(from_iso8601(&text).map_err(|e| self.err(e.0))?),
-                _ => Raw::Str(text),
+                "d" => Raw::Moment(from_iso8601(text).map_err(|e| self.err(e.0))?),
+                _ => Raw::Str(text.to_string()),
             });
         } else if data_type == "inlineStr" {
             if let Some(is) = el.find(&self.tags[2]) {
@@ -352,6 +353,9 @@ pub(crate) fn cell_range_ok(r: &str) -> bool {
     cols(c1) && cols(c2) && rows(r1) && rows(r2)
 }
 
+/// An element still open in the sheet: its tag and attributes (a cell's are its builder's).
+type OpenElement = (Rc<str>, Vec<(String, String)>);
+
 /// A formula cell's value in the cached-value pass (or the error that pass raises).
 type Cached = Option<Result<Option<Raw>, SheetError>>;
 
@@ -392,7 +396,8 @@ pub(crate) fn read(
     let mut sheet = Sheet::default();
     let mut counter = PyInt::from_i64(1);
     // Open elements; the depth of the open row and of an open extLst.
-    let mut open: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    let mut open: Vec<OpenElement> = Vec::new();
+    let no_tag: Rc<str> = Rc::from("");
     let mut row_depth: Option<usize> = None;
     let mut ext_depth: Option<usize> = None;
     let mut dimension_done = false;
@@ -431,10 +436,10 @@ pub(crate) fn read(
                     let mut b = Builder::new(false);
                     b.feed(Ev::Start { tag, attrs });
                     cell = Some((b, class));
-                    open.push((String::new(), Vec::new()));
+                    open.push((no_tag.clone(), Vec::new()));
                     continue;
                 }
-                if tag == row_tag && row_depth.is_none() {
+                if *tag == *row_tag && row_depth.is_none() {
                     p.start_row(&attrs)?;
                     keep_row = p.row_counter >= counter;
                     if keep_row {
@@ -443,7 +448,7 @@ pub(crate) fn read(
                     row_depth = Some(depth);
                 } else if ext_depth.is_some_and(|d| depth == d + 1) {
                     check_extension(part, &tag, &attrs)?;
-                } else if tag == ext_tag {
+                } else if *tag == *ext_tag {
                     for (k, _) in &attrs {
                         if !k.starts_with('{') && k != "ext" {
                             return Err(err(part, format!("<extLst> does not take '{k}'")));
@@ -482,7 +487,7 @@ pub(crate) fn read(
                             on_row(&p.row_counter, populated)?;
                         }
                     }
-                } else if tag == col_tag {
+                } else if *tag == *col_tag {
                     let min = attrs
                         .iter()
                         .find(|(k, _)| k == "min")
@@ -497,10 +502,10 @@ pub(crate) fn read(
                     }
                 } else if ext_depth == Some(depth) {
                     ext_depth = None;
-                } else if tag == dim_tag && !dimension_done {
+                } else if *tag == *dim_tag && !dimension_done {
                     dimension_done = true;
                     check_dimension(part, &attrs)?;
-                } else if tag == data_tag {
+                } else if *tag == *data_tag {
                     dimension_done = true;
                 }
             }

@@ -61,7 +61,7 @@ pub(crate) fn read(reader: &mut Reader<'_>) -> Result<SharedStrings, StringsErro
         match ev {
             Ev::Start { tag, attrs } => {
                 let inside = stack.iter().any(Option::is_some);
-                if inside || tag == si {
+                if inside || *tag == *si {
                     stack.push(Some(Node {
                         tag,
                         attrs,
@@ -76,7 +76,7 @@ pub(crate) fn read(reader: &mut Reader<'_>) -> Result<SharedStrings, StringsErro
                 let Some(done) = stack.pop().flatten() else {
                     continue;
                 };
-                let done = if done.tag == si {
+                let done = if *done.tag == *si {
                     let content = text::content(&done).map_err(|e| StringsError(e.0))?;
                     strings.push(&content.replace("x005F_", ""))?;
                     // `node.clear()`: what stays in the parent is the bare element.

@@ -11,11 +11,11 @@
 use super::xml_decl::{declaration_ok, decode};
 use quick_xml::events::Event;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::io::BufRead;
+use std::rc::Rc;
 
 /// Distinct element names remembered at once (a sheet uses a dozen).
-const MAX_CACHED_TAGS: usize = 256;
+const MAX_CACHED_TAGS: usize = 32;
 
 /// Why a part is not the XML the reference's parsers accept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,8 +35,8 @@ const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
 pub(crate) enum Ev {
     /// An element opens (empty elements give `Start` then `End`).
     Start {
-        /// `{uri}local` or `local`.
-        tag: String,
+        /// `{uri}local` or `local` (shared with the reader's name cache: no copy per element).
+        tag: Rc<str>,
         /// Attributes in document order, `xmlns` declarations left out.
         attrs: Vec<(String, String)>,
     },
@@ -54,8 +54,10 @@ pub(crate) struct Reader<'a> {
     inner: quick_xml::Reader<Box<dyn BufRead + 'a>>,
     /// The event buffer `inner` reads into (reused across events).
     buf: Vec<u8>,
-    /// Element names resolved under the current bindings (cleared when they change).
-    tags: HashMap<String, String>,
+    /// Element names resolved under the current bindings (cleared when they
+    /// change): a few entries looked up by a scan, cheaper than hashing for the
+    /// dozen names a sheet uses.
+    tags: Vec<(Box<str>, Rc<str>)>,
     /// Prefix bindings per open element (the default namespace under the empty prefix).
     scopes: Vec<Vec<(String, String)>>,
     max_depth: usize,
@@ -131,6 +133,11 @@ fn attribute_value(part: &str, raw: &str) -> Result<String, XmlError> {
 
 /// Appends literal characters, checking each is allowed; in attributes, whitespace becomes a space.
 fn push_chars(part: &str, out: &mut String, text: &str, attribute: bool) -> Result<(), XmlError> {
+    // Printable ASCII (the bulk of every sheet) is allowed and kept as it is.
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        out.push_str(text);
+        return Ok(());
+    }
     for c in text.chars() {
         if !is_xml_char(c) {
             return Err(XmlError::new(
@@ -176,7 +183,7 @@ impl<'a> Reader<'a> {
             part: part.to_string(),
             inner,
             buf: Vec::new(),
-            tags: HashMap::new(),
+            tags: Vec::new(),
             scopes: Vec::new(),
             max_depth,
             root_done: false,
@@ -231,16 +238,14 @@ impl<'a> Reader<'a> {
         if self.scopes.len() >= self.max_depth {
             return Err(self.err(format!("nested deeper than {} elements", self.max_depth)));
         }
-        let name = std::str::from_utf8(e.name().as_ref())
-            .map_err(|_| self.err("invalid UTF-8"))?
-            .to_string();
+        let qname = e.name();
+        let name = std::str::from_utf8(qname.as_ref()).map_err(|_| self.err("invalid UTF-8"))?;
         let mut bindings = Vec::new();
-        let mut raw_attrs = Vec::new();
+        let mut attrs: Vec<(String, String)> = Vec::new();
         for attr in e.attributes().with_checks(true) {
             let attr = attr.map_err(|err| self.err(err))?;
-            let key = std::str::from_utf8(attr.key.as_ref())
-                .map_err(|_| self.err("invalid UTF-8"))?
-                .to_string();
+            let key =
+                std::str::from_utf8(attr.key.as_ref()).map_err(|_| self.err("invalid UTF-8"))?;
             let raw = std::str::from_utf8(&attr.value).map_err(|_| self.err("invalid UTF-8"))?;
             let value = attribute_value(&self.part, raw)?;
             if key == "xmlns" {
@@ -251,28 +256,30 @@ impl<'a> Reader<'a> {
                 }
                 bindings.push((prefix.to_string(), value));
             } else {
-                raw_attrs.push((key, value));
+                attrs.push((key.to_string(), value));
             }
         }
         if !bindings.is_empty() || self.tags.len() > MAX_CACHED_TAGS {
             self.tags.clear();
         }
         self.scopes.push(bindings);
-        let tag = match self.tags.get(&name) {
-            Some(tag) => tag.clone(),
+        let tag = match self.tags.iter().find(|(n, _)| **n == *name) {
+            Some((_, tag)) => tag.clone(),
             None => {
-                let tag = self.clark(&name, true)?;
-                self.tags.insert(name, tag.clone());
+                let tag: Rc<str> = self.clark(name, true)?.into();
+                self.tags.push((name.into(), tag.clone()));
                 tag
             }
         };
-        let mut attrs = Vec::with_capacity(raw_attrs.len());
-        for (key, value) in raw_attrs {
-            let key = self.clark(&key, false)?;
-            if attrs.iter().any(|(k, _)| *k == key) {
-                return Err(self.err(format!("duplicate attribute '{key}'")));
+        // Prefixed names resolve once every binding of the element is known;
+        // a plain attribute name is already its own key.
+        for i in 0..attrs.len() {
+            if attrs[i].0.contains(':') {
+                attrs[i].0 = self.clark(&attrs[i].0, false)?;
             }
-            attrs.push((key, value));
+            if attrs[..i].iter().any(|(k, _)| *k == attrs[i].0) {
+                return Err(self.err(format!("duplicate attribute '{}'", attrs[i].0)));
+            }
         }
         Ok(Ev::Start { tag, attrs })
     }
@@ -420,7 +427,7 @@ pub(crate) fn with_reader<T>(
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Node {
     /// `{uri}local`; empty for a comment or processing instruction (lxml mode only).
-    pub tag: String,
+    pub tag: Rc<str>,
     /// Attributes in document order.
     pub attrs: Vec<(String, String)>,
     /// ElementTree's `.text`: the character data before the first child.
@@ -445,7 +452,7 @@ impl Node {
 
     /// The first child element with this exact tag (`element.find(tag)`).
     pub(crate) fn find(&self, tag: &str) -> Option<&Node> {
-        self.children.iter().find(|c| c.tag == tag)
+        self.children.iter().find(|c| &*c.tag == tag)
     }
 
     /// The local part of the tag (`openpyxl.xml.functions.localname`).
@@ -501,7 +508,10 @@ impl Builder {
             Ev::Text(t) => {
                 if let Some(top) = self.stack.last_mut() {
                     if top.children.is_empty() {
-                        top.text.get_or_insert_with(String::new).push_str(&t);
+                        match &mut top.text {
+                            Some(text) => text.push_str(&t),
+                            None => top.text = Some(t),
+                        }
                     }
                 }
                 None
@@ -545,12 +555,12 @@ mod tests {
     fn names_are_resolved_to_clark_notation() {
         let n = tree(r#"<x:a xmlns:x="urn:x" xmlns="urn:d" b="1" x:c="2"><d/></x:a>"#)
             .expect("well-formed");
-        assert_eq!(n.tag, "{urn:x}a");
+        assert_eq!(&*n.tag, "{urn:x}a");
         assert_eq!(
             n.attrs,
             [("b".into(), "1".into()), ("{urn:x}c".into(), "2".into())]
         );
-        assert_eq!(n.children[0].tag, "{urn:d}d");
+        assert_eq!(&*n.children[0].tag, "{urn:d}d");
     }
 
     #[test]

@@ -27,28 +27,33 @@ struct Utf8Checked<R> {
     invalid: Rc<Cell<bool>>,
 }
 
-impl<R: BufRead> Utf8Checked<R> {
-    fn check(&mut self, mut data: &[u8]) {
-        if self.invalid.get() {
-            return;
-        }
-        while !self.carry.is_empty() && !data.is_empty() {
-            self.carry.push(data[0]);
-            data = &data[1..];
-            match std::str::from_utf8(&self.carry) {
-                Ok(_) => self.carry.clear(),
-                Err(e) if e.error_len().is_some() || self.carry.len() >= 4 => {
-                    self.invalid.set(true);
-                    return;
-                }
-                Err(_) => {}
+/// Checks that `data` continues valid UTF-8 after `carry` (a sequence split
+/// by the previous buffer), setting `invalid` at the first bad byte.
+fn check_utf8(carry: &mut Vec<u8>, invalid: &Cell<bool>, mut data: &[u8]) {
+    if invalid.get() {
+        return;
+    }
+    while !carry.is_empty() && !data.is_empty() {
+        carry.push(data[0]);
+        data = &data[1..];
+        match std::str::from_utf8(carry) {
+            Ok(_) => carry.clear(),
+            Err(e) if e.error_len().is_some() || carry.len() >= 4 => {
+                invalid.set(true);
+                return;
             }
+            Err(_) => {}
         }
-        if let Err(e) = std::str::from_utf8(data) {
-            match e.error_len() {
-                Some(_) => self.invalid.set(true),
-                None => self.carry = data[e.valid_up_to()..].to_vec(),
-            }
+    }
+    // ASCII needs no decoder; most of a sheet is ASCII.
+    let ascii = data
+        .iter()
+        .position(|b| !b.is_ascii())
+        .unwrap_or(data.len());
+    if let Err(e) = std::str::from_utf8(&data[ascii..]) {
+        match e.error_len() {
+            Some(_) => invalid.set(true),
+            None => *carry = data[ascii + e.valid_up_to()..].to_vec(),
         }
     }
 }
@@ -74,8 +79,11 @@ impl<R: BufRead> BufRead for Utf8Checked<R> {
 
     fn consume(&mut self, amount: usize) {
         if let Ok(chunk) = self.inner.fill_buf() {
-            let seen = chunk[..amount.min(chunk.len())].to_owned();
-            self.check(&seen);
+            check_utf8(
+                &mut self.carry,
+                &self.invalid,
+                &chunk[..amount.min(chunk.len())],
+            );
         }
         self.inner.consume(amount);
     }

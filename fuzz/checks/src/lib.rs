@@ -60,7 +60,7 @@ targets! {
     read_attachment,
     /// The BPE engine of every encoding against tiktoken-rs.
     token_count,
-    /// The toolbar state machine, `ctxguard_web::state::Toolbar`.
+    /// The toolbar state machine, `ctxguard_web::machine::state::Toolbar`.
     toolbar,
     /// The guard, `guard::Guard`, driven through summaries, retries and fallbacks.
     guard,

@@ -1,4 +1,4 @@
-//! The toolbar state machine (`ctxguard_web::state::Toolbar`): any sequence
+//! The toolbar state machine (`ctxguard_web::machine::state::Toolbar`): any sequence
 //! of stream events, `/context` snapshots, restores and connection changes.
 //! Input: an SSE stream, one field a line (`id: N`, `event: NAME`,
 //! `data: TEXT`, a blank line dispatches, as an `EventSource` does; the event
@@ -10,7 +10,7 @@
 //! Properties: no sequence panics; an event of another name is unknown, one
 //! with an unreadable id or an invalid payload malformed, and an applied
 //! event's id becomes the toolbar's (stale ids and rewinds are the cursor's
-//! rules, `ctxguard_web::ids`); an event that
+//! rules, `ctxguard_web::machine::ids`); an event that
 //! is not applied changes nothing shown but the ignored counts; the
 //! compaction shown always equals the last applied compaction record (from
 //! an event, a snapshot or a restore) with its numbers; the bar's percentages
@@ -19,7 +19,7 @@
 use crate::input;
 use ctxguard_core::protocol::{CompactionStatus, ContextCompaction, ContextState, ReceivedStatus, EVENT_NAME};
 use ctxguard_web::saved::SavedToolbar;
-use ctxguard_web::state::{EventOutcome, Toolbar};
+use ctxguard_web::machine::state::{EventOutcome, Toolbar};
 use ctxguard_web::view::{CompactionView, ToolbarView};
 
 /// Runs one input.
@@ -98,7 +98,7 @@ struct Run {
 impl Run {
     fn event(&mut self, id: Option<&str>, name: &str, data: &str) {
         let before = self.toolbar.view(self.now_ms);
-        let parsed_id = id.and_then(ctxguard_web::ids::id_from_str);
+        let parsed_id = id.and_then(ctxguard_web::machine::ids::id_from_str);
         // The toolbar reads updates leniently (unknown phases, clamped numbers): core's one reader.
         let event = ReceivedStatus::from_text(data).ok();
         let readable = parsed_id.is_some() && event.is_some();
@@ -126,7 +126,7 @@ impl Run {
                 before,
                 "an event that was not applied ({outcome:?}) changed what is shown"
             );
-            let total = |i: ctxguard_web::state::IgnoredEvents| i.malformed + i.unknown + i.stale;
+            let total = |i: ctxguard_web::machine::state::IgnoredEvents| i.malformed + i.unknown + i.stale;
             assert_eq!(total(after.ignored), total(before.ignored) + 1, "each ignored event is counted once");
             let stale = after.ignored.stale > before.ignored.stale;
             assert_eq!(outcome == EventOutcome::Stale, stale);

@@ -8,9 +8,9 @@
 
 use super::report_dom;
 use crate::attachment_budget::AttachmentBudget;
+use crate::browser::previewer::{Cancel, PreviewRequest, Previewer, Report, Running};
 use crate::config::AdmissionAttributes;
 use crate::i18n::{Lang, Text};
-use crate::previewer::{Cancel, PreviewRequest, Previewer, Report, Running};
 use ctxguard_core::attachment::{PreviewOptions, PreviewReport};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;

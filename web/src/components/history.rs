@@ -2,9 +2,9 @@
 //! with before → after and saved (completed) or the reason (fallback), when,
 //! and how long it ran. Reasons are text, never HTML.
 
-use crate::history::HistoryEntry;
 use crate::i18n::{Lang, Text};
-use crate::state::Toolbar;
+use crate::machine::history::HistoryEntry;
+use crate::machine::state::Toolbar;
 use ctxguard_core::protocol::CompactionStatus;
 use leptos::prelude::*;
 

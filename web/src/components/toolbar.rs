@@ -7,9 +7,9 @@
 //! [`crate::text_bound::MAX_SHOWN_CHARS`] characters (the whole text in `title`).
 
 use super::{Breakdown, HistoryList, SendProjection, UsageBar};
+use crate::browser::js_text;
 use crate::i18n::{Lang, Text};
-use crate::js_text;
-use crate::state::Toolbar;
+use crate::machine::state::Toolbar;
 use crate::view::{CompactionView, ToolbarView};
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;

@@ -9,9 +9,9 @@
 
 use super::dom;
 use crate::attachment_budget::AttachmentBudget;
+use crate::browser::previewer::{Previewer, Report, WorkerPreviewer};
 use crate::components::{AttachmentPanel, FileList, UploadLimits};
 use crate::config::PreviewConfig;
-use crate::previewer::{Previewer, Report, WorkerPreviewer};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::any::Any;

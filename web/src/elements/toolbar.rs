@@ -11,16 +11,16 @@
 mod send;
 
 use super::dom;
+use crate::browser::js_text;
+use crate::browser::live::LiveToolbar;
+use crate::browser::sse::use_status_stream;
 use crate::components::{use_now_ms, StatusToolbar};
 use crate::config::{FeedSource, ToolbarConfig};
-use crate::connection::Connection;
-use crate::ids::{id_from_f64, id_from_str};
-use crate::js_text;
-use crate::live::LiveToolbar;
+use crate::machine::connection::Connection;
+use crate::machine::ids::{id_from_f64, id_from_str};
+use crate::machine::state::{EventOutcome, Toolbar};
+use crate::machine::turn_end::TurnEnd;
 use crate::public_state::{compaction_key, PublicState};
-use crate::sse::use_status_stream;
-use crate::state::{EventOutcome, Toolbar};
-use crate::turn_end::TurnEnd;
 use ctxguard_core::protocol::{ContextCompaction, UniqueKeys};
 use leptos::prelude::*;
 use std::any::Any;

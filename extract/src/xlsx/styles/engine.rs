@@ -338,7 +338,7 @@ pub(crate) fn from_tree(node: &Node, class: Class, depth: usize) -> StyleResult<
             if let Some(u) = node
                 .children
                 .iter_mut()
-                .find(|c| c.tag == "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}u")
+                .find(|c| &*c.tag == "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}u")
             {
                 if u.get("val").is_none() {
                     u.attrs.push(("val".into(), "single".into()));

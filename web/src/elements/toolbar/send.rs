@@ -8,7 +8,7 @@
 
 use super::super::dom;
 use super::ToolbarController;
-use crate::projection::ProjectionShown;
+use crate::machine::projection::ProjectionShown;
 use ctxguard_core::projection::Outcome;
 use leptos::prelude::WithUntracked;
 use wasm_bindgen::prelude::*;

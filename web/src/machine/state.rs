@@ -6,16 +6,16 @@
 //! Rules it enforces:
 //! - events apply in id order: an id at or below the last applied one is stale and ignored;
 //!   implausible ids (beyond 2^53 − 1, a far jump the next events contradict) never freeze it
-//!   ([`crate::ids`]);
+//!   ([`crate::machine::ids`]);
 //! - a malformed event (bad id, bad JSON, failed validation) or an unknown one (another event
 //!   name or type) is ignored and counted, and never changes what is shown;
 //! - a `/context` snapshot is the server's truth and replaces everything, even at a lower id
 //!   (a restarted server numbers its events anew);
 //! - `started` and `in_progress` both mean compacting, so a client that first sees a heartbeat
 //!   (after a reload or reconnect) still shows the compaction and its elapsed time, measured in
-//!   the browser's clock whatever the server's says ([`crate::run_clock`]);
-//! - every compaction that ends becomes one entry of the history ([`crate::history`]), and
-//!   turn starts feed the forecast of turns left ([`crate::forecast`]);
+//!   the browser's clock whatever the server's says ([`crate::machine::run_clock`]);
+//! - every compaction that ends becomes one entry of the history ([`crate::machine::history`]), and
+//!   turn starts feed the forecast of turns left ([`crate::machine::forecast`]);
 //! - restored state is marked as such until the server (or the host) confirms it;
 //! - a `started` or `in_progress` event of a compaction that already ended (or was
 //!   interrupted), by its `created_at`, is stale: Wegent's join handler can deliver a
@@ -30,13 +30,13 @@
 //!   ([`Toolbar::last_refusal`]).
 
 use crate::attachment_budget::AttachmentBudget;
-use crate::forecast::TurnForecast;
-use crate::history::CompactionHistory;
-use crate::ids::{EventCursor, IdVerdict};
-use crate::projection::ProjectionShown;
-use crate::run_clock::{elapsed_secs, offset_from_start, run_start_ms, RunAnchor};
+use crate::machine::forecast::TurnForecast;
+use crate::machine::history::CompactionHistory;
+use crate::machine::ids::{EventCursor, IdVerdict};
+use crate::machine::projection::ProjectionShown;
+use crate::machine::run_clock::{elapsed_secs, offset_from_start, run_start_ms, RunAnchor};
+use crate::machine::turn_end::{Interruption, TurnEnd};
 use crate::saved::{self, SavedToolbar};
-use crate::turn_end::{Interruption, TurnEnd};
 use crate::view::{CompactionView, FailureReason, MetricsView, ToolbarView};
 use ctxguard_core::metrics::ContextMetricsSnapshot;
 use ctxguard_core::protocol::{
@@ -45,8 +45,8 @@ use ctxguard_core::protocol::{
 };
 use std::sync::Arc;
 
-pub use crate::connection::{Connection, OfflineReason, OFFLINE_AFTER_FAILURES};
-pub use crate::outcome::{EventOutcome, IgnoredEvents, Refusal};
+pub use crate::machine::connection::{Connection, OfflineReason, OFFLINE_AFTER_FAILURES};
+pub use crate::machine::outcome::{EventOutcome, IgnoredEvents, Refusal};
 
 /// The toolbar's state.
 #[derive(Debug, Clone, PartialEq)]
@@ -237,7 +237,7 @@ impl Toolbar {
             );
             return self.refuse(Refusal::new(EventOutcome::Unknown, None, reason));
         }
-        let Some(id) = id.and_then(crate::ids::id_from_str) else {
+        let Some(id) = id.and_then(crate::machine::ids::id_from_str) else {
             return self.refuse(Refusal::bad_id(id));
         };
         match ReceivedStatus::from_text(data) {

@@ -11,7 +11,7 @@
 //! state and the view, and keeps the JavaScript string its failure reason
 //! arrived as ([`adopt_reason`]): [`reason_to_js`] and [`record_to_js`] hand
 //! that string back out, found by the record's identity, so no output copies
-//! or compares the text (issue 24, point 5).
+//! or compares the text.
 
 use ctxguard_core::protocol::ContextCompaction;
 use js_sys::{Array, JsString, Reflect};

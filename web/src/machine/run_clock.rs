@@ -3,7 +3,7 @@
 //! A compaction record's `created_at` is the server's clock. Taken at its
 //! word, a server clock ten minutes behind the browser shows "compacting
 //! 10m 00s" the moment a compaction starts, and one ahead shows 0 s for
-//! minutes (issue 12, item 7). So the start is anchored in local time:
+//! minutes. So the start is anchored in local time:
 //!
 //! - first seen as `started`: it began now (a `started` event is sent as the
 //!   summary call begins); the difference to `created_at` is remembered as

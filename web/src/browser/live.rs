@@ -5,8 +5,8 @@
 //! turns that into DOM events), synchronously, with the state before and
 //! after.
 
-use crate::state::Toolbar;
-use crate::storage;
+use crate::browser::storage;
+use crate::machine::state::Toolbar;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -22,9 +22,9 @@
 //! `GET /api/sessions/{id}/events`, on every cycle.
 
 use crate::backoff::Backoff;
+use crate::browser::live::LiveToolbar;
 use crate::config::Endpoints;
-use crate::live::LiveToolbar;
-use crate::state::Toolbar;
+use crate::machine::state::Toolbar;
 use ctxguard_core::protocol::ContextState;
 use ctxguard_core::protocol::EVENT_NAME;
 use leptos::prelude::*;
@@ -240,7 +240,8 @@ impl Driver {
 }
 
 /// The page's stream registry, set by the package's entry script: toolbars of one server share
-/// one multi-session stream through it (issue 24 point 6).
+/// one multi-session stream through it (the browser opens only six
+/// HTTP/1.1 connections per origin).
 const SHARED_STREAMS: &str = "__ctxguardToolbarStream";
 
 /// Opens the stream at `url`: through the page's registry when the server has the shared stream

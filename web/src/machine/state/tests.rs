@@ -118,10 +118,10 @@ fn malformed_and_unknown_events_change_nothing() {
     assert_eq!(apply(&mut t, 2, &event(20_000)), EventOutcome::Applied);
 }
 
-/// Issue 24, point 3: an event naming a key twice is malformed here as in core's parser and the
+/// An event naming a key twice is malformed here as in core's parser and the
 /// relay (one rule, `StatusEvent::accept_text`), whichever of its values would have applied.
 #[test]
-fn regression_issue_24_point_3_an_event_with_a_repeated_key_is_malformed() {
+fn an_event_with_a_repeated_key_is_malformed() {
     let mut t = Toolbar::new();
     let text = event(10_000).to_string();
     let repeated = text.replacen("\"phase\":", "\"phase\":\"turn_end\",\"phase\":", 1);
@@ -402,7 +402,7 @@ fn attachment_budget_defaults_and_overrides() {
     );
 }
 
-// ---------- issue 23: a real Wegent-style host ----------
+// ---------- a real Wegent-style host ----------
 
 /// A Wegent `chat:status_updated` payload of `sse` (no `type`, task and subtask ids).
 fn wegent(mut sse: serde_json::Value) -> serde_json::Value {
@@ -415,7 +415,7 @@ fn wegent(mut sse: serde_json::Value) -> serde_json::Value {
 }
 
 #[test]
-fn issue_23_1_a_late_in_progress_of_an_ended_compaction_is_stale() {
+fn a_late_in_progress_of_an_ended_compaction_is_stale() {
     for end in ["completed", "fallback"] {
         let mut t = Toolbar::new();
         t.fed_by_host();
@@ -457,7 +457,7 @@ fn issue_23_1_a_late_in_progress_of_an_ended_compaction_is_stale() {
 }
 
 #[test]
-fn issue_23_2_a_turn_that_ends_mid_compaction_interrupts_it() {
+fn a_turn_that_ends_mid_compaction_interrupts_it() {
     let mut t = Toolbar::new();
     t.fed_by_host();
     assert!(
@@ -508,7 +508,7 @@ fn issue_23_2_a_turn_that_ends_mid_compaction_interrupts_it() {
 }
 
 #[test]
-fn issue_23_2_a_compaction_silent_past_the_watch_shows_stalled() {
+fn a_compaction_silent_past_the_watch_shows_stalled() {
     let mut t = Toolbar::new();
     t.watch_stalls(Some(120_000.0));
     apply_at(&mut t, 1, &compaction_event("started", json!({})), T0);
@@ -547,7 +547,7 @@ fn issue_23_2_a_compaction_silent_past_the_watch_shows_stalled() {
 }
 
 #[test]
-fn issue_23_3_unknown_phases_update_the_metrics() {
+fn unknown_phases_update_the_metrics() {
     let mut t = Toolbar::new();
     t.fed_by_host();
     let mut cold = wegent(event(64_000));
@@ -574,7 +574,7 @@ fn issue_23_3_unknown_phases_update_the_metrics() {
 }
 
 #[test]
-fn issue_23_4_out_of_range_numbers_are_clamped_and_the_window_exceeded() {
+fn out_of_range_numbers_are_clamped_and_the_window_exceeded() {
     let mut t = Toolbar::new();
     apply(&mut t, 1, &event(90_000));
     let mut over = event(140_000);
@@ -599,7 +599,7 @@ fn issue_23_4_out_of_range_numbers_are_clamped_and_the_window_exceeded() {
 }
 
 #[test]
-fn issue_23_5_every_ignored_event_says_why() {
+fn every_ignored_event_says_why() {
     let mut t = Toolbar::new();
     apply(&mut t, 3, &event(1_000));
     let mut cases: Vec<(EventOutcome, String)> = Vec::new();
@@ -653,7 +653,7 @@ fn issue_23_5_every_ignored_event_says_why() {
 }
 
 #[test]
-fn issue_23_6_the_host_says_how_its_socket_is() {
+fn the_host_says_how_its_socket_is() {
     let mut t = Toolbar::new();
     t.fed_by_host();
     assert_eq!(t.view(T0).connection, Connection::Host);
@@ -672,7 +672,7 @@ fn issue_23_6_the_host_says_how_its_socket_is() {
 }
 
 #[test]
-fn regression_issue_24_point_5_a_long_failure_reason_stays_whole_in_the_state_only() {
+fn a_long_failure_reason_stays_whole_in_the_state_only() {
     let mut t = Toolbar::new();
     apply(&mut t, 1, &compaction_event("started", json!({})));
     let reason = "r".repeat(10 << 20);

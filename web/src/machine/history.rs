@@ -4,7 +4,7 @@
 //! entry. At most [`MAX_HISTORY_ENTRIES`] are kept (the newest); they are
 //! saved and restored with the rest of the toolbar's state.
 
-use crate::run_clock::created_at_ms;
+use crate::machine::run_clock::created_at_ms;
 use crate::text_bound;
 use ctxguard_core::protocol::{is_iso8601_utc, CompactionStatus, ContextCompaction};
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,7 @@ impl HistoryEntry {
             before_tokens: c.before_tokens,
             after_tokens: c.after_tokens.filter(|_| completed),
             saved_tokens: c.tokens_saved().filter(|_| completed),
-            // Bounded as shown: the whole text stays in the compaction record (issue 24.5).
+            // Bounded as shown: the whole text stays in the compaction record.
             reason: (!completed).then(|| {
                 text_bound::shown(c.failure_reason.as_deref().unwrap_or_default()).into_owned()
             }),

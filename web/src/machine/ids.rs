@@ -6,7 +6,7 @@
 //! events `max(previous + 1, now in Unix microseconds)`, so an hour's pause is
 //! a jump of 3.6 × 10⁹). Trusting every id blindly lets one bad id freeze the
 //! toolbar: after an event with id 2^64 − 1 every later event is "stale"
-//! until a resync (issue 12, item 7). So:
+//! until a resync. So:
 //!
 //! - an id above [`MAX_EVENT_ID`] (2^53 − 1, the largest integer a JavaScript
 //!   host can hold exactly, and far beyond any clock in microseconds) is

@@ -61,6 +61,21 @@ fn sub<'a>(obj: &'a Obj, key: &str) -> Option<&'a Obj> {
     }
 }
 
+/// The objects of the list `field` of the sub-object `key` (`sheet.key.field`), none when it is absent.
+fn objects<'a>(obj: &'a Obj, key: &str, field: &str) -> Vec<&'a Obj> {
+    sub(obj, key)
+        .map(|l| {
+            list(l, field)
+                .iter()
+                .filter_map(|v| match v {
+                    PyValue::Obj(o) => Some(o),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A Python list index (negative from the end).
 fn py_index(len: usize, idx: i64) -> Option<usize> {
     let len = i64::try_from(len).ok()?;
@@ -70,20 +85,7 @@ fn py_index(len: usize, idx: i64) -> Option<usize> {
 
 /// The constructed stylesheet's post-processing: style arrays, number formats, named styles.
 fn finish(sheet: &Obj) -> StyleResult<Formats> {
-    let cell_xfs: Vec<&Obj> = sub(sheet, "cellXfs")
-        .map(|l| {
-            list(l, "xf")
-                .iter()
-                .filter_map(|v| {
-                    if let PyValue::Obj(o) = v {
-                        Some(o)
-                    } else {
-                        None
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let cell_xfs: Vec<&Obj> = objects(sheet, "cellXfs", "xf");
     // StyleArray is an array of C ints.
     for xf in &cell_xfs {
         for key in ["fontId", "fillId", "borderId", "numFmtId", "xfId"] {
@@ -123,34 +125,8 @@ fn finish(sheet: &Obj) -> StyleResult<Formats> {
         }
     }
     // _merge_named_styles: every named style's xf, font, fill and border must exist.
-    let style_xfs: Vec<&Obj> = sub(sheet, "cellStyleXfs")
-        .map(|l| {
-            list(l, "xf")
-                .iter()
-                .filter_map(|v| {
-                    if let PyValue::Obj(o) = v {
-                        Some(o)
-                    } else {
-                        None
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let named: Vec<&Obj> = sub(sheet, "cellStyles")
-        .map(|l| {
-            list(l, "cellStyle")
-                .iter()
-                .filter_map(|v| {
-                    if let PyValue::Obj(o) = v {
-                        Some(o)
-                    } else {
-                        None
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let style_xfs: Vec<&Obj> = objects(sheet, "cellStyleXfs", "xf");
+    let named: Vec<&Obj> = objects(sheet, "cellStyles", "cellStyle");
     let mut refs: Vec<(i64, String)> = Vec::new();
     for n in &named {
         let xf_id = int_field(n, "xfId", 0)?.unwrap_or(0);
