@@ -12,6 +12,7 @@ mod header;
 mod message_params;
 mod parse;
 mod preview;
+mod report_value;
 
 pub use admission::{
     admit, english_template, interpolate, media_type, AdmissionLimits, Candidate, MediaType,

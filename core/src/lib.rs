@@ -20,6 +20,8 @@
 //!   emergency pass) as a sans-IO state machine;
 //! - [`usage`]: a provider's usage report (OpenAI, Anthropic, AI SDK
 //!   shapes) as a snapshot;
+//! - [`value_fields`]: typed fields of a JSON object, for readers written by
+//!   hand where serde's derived code is too big to ship;
 //! - [`traces`] and [`protocol`]: the records and wire events the rules emit.
 //!
 //! The crate is sans-IO: no network, no clock, no threads. Hosts (the CLI's
@@ -61,6 +63,7 @@ pub mod tokens;
 pub mod tool_output;
 pub mod traces;
 pub mod usage;
+pub mod value_fields;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 pub mod wasm;
 

@@ -347,7 +347,7 @@ class DraftFeed {
   }
 
   #show(projection) {
-    this.#controller.setProjection(projection ?? null);
+    this.#controller.setProjection(JSON.stringify(projection ?? null));
     const detail = projection?.detail ?? null;
     const text = JSON.stringify(detail);
     if (text === this.#shown) return;

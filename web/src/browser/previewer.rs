@@ -142,7 +142,7 @@ impl Previewer for WorkerPreviewer {
             let json = reply
                 .as_string()
                 .ok_or("the preview worker answered with no text")?;
-            let report = crate::json::from_text(&json)
+            let report = crate::json::preview_report(&json)
                 .ok_or("the preview worker answered with no readable report")?;
             Ok(Some(Report {
                 report,

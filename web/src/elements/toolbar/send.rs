@@ -9,50 +9,8 @@
 use super::super::dom;
 use super::ToolbarController;
 use crate::machine::projection::ProjectionShown;
-use ctxguard_core::projection::Outcome;
 use leptos::prelude::WithUntracked;
 use wasm_bindgen::prelude::*;
-
-/// `object[key]` as a number (absent or not a number: 0).
-fn number(object: &JsValue, key: &str) -> f64 {
-    js_sys::Reflect::get(object, &JsValue::from_str(key))
-        .ok()
-        .and_then(|v| v.as_f64())
-        .filter(|n| n.is_finite())
-        .unwrap_or(0.0)
-}
-
-/// The worker's `{detail, ghost_start_percent, ghost_width_percent}`, read (null: none).
-fn shown(projection: &JsValue) -> Option<ProjectionShown> {
-    if !projection.is_object() {
-        return None;
-    }
-    let detail = js_sys::Reflect::get(projection, &JsValue::from_str("detail")).ok()?;
-    let outcome = js_sys::Reflect::get(&detail, &JsValue::from_str("outcome"))
-        .ok()?
-        .as_string()?;
-    let outcome = match outcome.as_str() {
-        "fits" => Outcome::Fits,
-        "compacts" => Outcome::Compacts {
-            expected_after_tokens: number(&detail, "expected_after_tokens") as i64,
-            expected_after_percent: number(&detail, "expected_after_percent") as i64,
-        },
-        "too_large" => Outcome::TooLarge {
-            exceeds_input: js_sys::Reflect::get(&detail, &JsValue::from_str("exceeds_input"))
-                .ok()
-                .and_then(|v| v.as_bool())
-                .unwrap_or(false),
-        },
-        _ => return None,
-    };
-    Some(ProjectionShown {
-        added_tokens: number(&detail, "added_tokens") as i64,
-        remaining_percent: (number(&detail, "remaining_percent") as i64).clamp(0, 100),
-        outcome,
-        ghost_start_percent: number(projection, "ghost_start_percent").clamp(0.0, 100.0),
-        ghost_width_percent: number(projection, "ghost_width_percent").clamp(0.0, 100.0),
-    })
-}
 
 #[wasm_bindgen]
 impl ToolbarController {
@@ -67,10 +25,11 @@ impl ToolbarController {
             .to_string()
     }
 
-    /// Draws the worker's projection of the send (null: nothing is being written).
+    /// Draws the worker's projection of the send, its JSON text (`null`: nothing is being
+    /// written).
     #[wasm_bindgen(js_name = setProjection)]
-    pub fn set_projection(&self, projection: JsValue) {
-        let shown = shown(&projection);
+    pub fn set_projection(&self, projection_json: &str) {
+        let shown = crate::json::read_text(projection_json, ProjectionShown::from_value);
         self.inner.live().update(|t| t.set_projection(shown));
     }
 
