@@ -14,8 +14,14 @@
 //! - [`read_attachment`]: paging of an attachment's extracted text;
 //! - [`split`]: offsets where an encoding always splits, to count a large
 //!   text in parts that add up to its count;
+//! - [`projection`]: what sending a message will do to the window, before
+//!   it is sent (the projected snapshot and the guard's verdict);
 //! - [`guard`]: the pre-model-call pipeline (source pass, summary compaction,
 //!   emergency pass) as a sans-IO state machine;
+//! - [`usage`]: a provider's usage report (OpenAI, Anthropic, AI SDK
+//!   shapes) as a snapshot;
+//! - [`value_fields`]: typed fields of a JSON object, for readers written by
+//!   hand where serde's derived code is too big to ship;
 //! - [`traces`] and [`protocol`]: the records and wire events the rules emit.
 //!
 //! The crate is sans-IO: no network, no clock, no threads. Hosts (the CLI's
@@ -48,6 +54,7 @@ pub mod guard;
 pub mod ledger;
 pub mod message;
 pub mod metrics;
+pub mod projection;
 pub mod protocol;
 pub mod pyjson;
 pub mod read_attachment;
@@ -55,6 +62,8 @@ pub mod split;
 pub mod tokens;
 pub mod tool_output;
 pub mod traces;
+pub mod usage;
+pub mod value_fields;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 pub mod wasm;
 

@@ -55,6 +55,7 @@ pub fn file_error(e: &DocumentError) -> FileError {
     FileError {
         code: e.code.as_str().to_string(),
         message: e.message.clone(),
+        admission: None,
     }
 }
 

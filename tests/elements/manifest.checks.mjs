@@ -36,7 +36,7 @@ const ELEMENTS = {
     cls: "CtxguardToolbarElement",
     attributes: "CtxguardToolbarAttributes",
     events: "CtxguardToolbarEventMap",
-    parts: ["web/src/elements/dom.rs", ...["toolbar", "usage_bar", "breakdown", "history"].map((n) => `web/src/components/${n}.rs`)],
+    parts: ["web/src/elements/dom.rs", ...["toolbar", "usage_bar", "projection", "breakdown", "history"].map((n) => `web/src/components/${n}.rs`)],
   },
   "ctxguard-attachment-preview": {
     cls: "CtxguardAttachmentPreviewElement",

@@ -9,10 +9,12 @@ import { join, resolve } from "node:path";
 import { launchBrowser, root, serveDirectory } from "../support/browser.mjs";
 import { Tally, option } from "../support/net.mjs";
 import { Harness } from "./harness.mjs";
+import { admissionChecks } from "./admission.checks.mjs";
 import { documentsChecks } from "./documents.checks.mjs";
 import { manifestChecks } from "./manifest.checks.mjs";
 import { packageChecks } from "./package.checks.mjs";
 import { previewChecks } from "./preview.checks.mjs";
+import { projectionChecks } from "./projection.checks.mjs";
 import { sseChecks } from "./sse.checks.mjs";
 import { toolbarChecks } from "./toolbar.checks.mjs";
 
@@ -39,9 +41,11 @@ try {
   const h = new Harness(browser, site);
   await packageChecks(h, check, { pkg });
   await toolbarChecks(h, check);
+  await projectionChecks(h, check);
   await manifestChecks(h, check, { pkg });
   await sseChecks(h, check);
   await previewChecks(h, check);
+  await admissionChecks(h, check);
   await documentsChecks(h, check);
 } catch (e) {
   tally.fail(`setup: ${e && e.stack ? e.stack : e}`);

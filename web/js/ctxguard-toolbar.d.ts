@@ -87,8 +87,28 @@ export interface ToolbarState {
 
 /** The backend's refusal of an upload (its error code, which Wegent localises, and its message). */
 export interface PreviewError {
-  code: "unsupported_type" | "unrecognized_type" | "parse_failed" | "encrypted_pdf" | "legacy_doc" | "legacy_ppt" | "legacy_xls" | "file_too_large";
+  code:
+    | "unsupported_type" | "unrecognized_type" | "parse_failed" | "encrypted_pdf" | "legacy_doc" | "legacy_ppt" | "legacy_xls" | "file_too_large"
+    // Refused by the chat input before upload (see `admission`).
+    | "attachment_limit_reached" | "max_material_type" | "max_size" | "video_upload_unavailable";
+  /** The reference's message (for a refusal before upload, its English toast: title, then `: ` and the description). */
   message: string;
+  /** Set when Wegent's chat input refuses the file before upload: its toast's i18n keys and values. */
+  admission?: PreviewRefusalMessage;
+}
+
+/** One i18n message of Wegent's frontend: its namespaced key and interpolated values. */
+export interface PreviewMessageRef {
+  /** e.g. `chat:generate.max_attachments`, `common:attachment.errors.video_upload_unavailable`. */
+  key: string;
+  /** e.g. `{ count: "3" }` (absent when none). */
+  params?: Record<string, string>;
+}
+
+/** A toast of Wegent's chat input: its title and, for some, a description. */
+export interface PreviewRefusalMessage {
+  title: PreviewMessageRef;
+  description?: PreviewMessageRef;
 }
 
 /** How much of a document the backend keeps once its text is over MAX_EXTRACTED_TEXT_LENGTH. */
@@ -140,7 +160,35 @@ export interface PreviewReport {
   rendered: string;
 }
 
+/** A provider's usage, as `setUsage` takes it: ctxguard's own shape, or a provider's object as it is. */
+export type ProviderUsage =
+  | { model?: string; input_tokens: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null; context_window?: number; max_output_tokens?: number }
+  | { model?: string; prompt_tokens: number; context_window?: number; max_output_tokens?: number }
+  | { model?: string; inputTokens: number | undefined; context_window?: number; max_output_tokens?: number }
+  | { model?: string; usage: ProviderUsage; context_window?: number; max_output_tokens?: number };
+
+/** What the guard does on the turn the send starts. */
+export type ProjectionOutcome =
+  | { outcome: "fits" }
+  | { outcome: "compacts"; expected_after_tokens: number; expected_after_percent: number }
+  | { outcome: "too_large"; exceeds_input: boolean };
+
+/** The detail of `ctxguard-projection` (null when nothing is being written). */
+export type SendProjection = ProjectionOutcome & {
+  /** Tokens the send adds: the user message (overhead included) and the attachment block. */
+  added_tokens: number;
+  /** The user message as the backend counts it. */
+  message_tokens: number;
+  /** The linked preview's block after its cut. */
+  block_tokens: number;
+  /** "After sending: N% left", the headline's rounding. */
+  remaining_percent: number;
+  /** The snapshot once the send is in the history. */
+  metrics: ContextMetricsSnapshot;
+};
+
 export type ToolbarChangeEvent = CustomEvent<ToolbarState>;
+export type ToolbarProjectionEvent = CustomEvent<SendProjection | null>;
 export type ToolbarCompactionEvent = CustomEvent<ContextCompaction>;
 export type ToolbarIgnoredEvent = CustomEvent<IgnoredEvent>;
 export type AttachmentPreviewEvent = CustomEvent<PreviewReport>;
@@ -150,6 +198,7 @@ export interface CtxguardToolbarEventMap extends HTMLElementEventMap {
   "ctxguard-change": ToolbarChangeEvent;
   "ctxguard-compaction": ToolbarCompactionEvent;
   "ctxguard-ignored": ToolbarIgnoredEvent;
+  "ctxguard-projection": ToolbarProjectionEvent;
 }
 
 export interface CtxguardAttachmentPreviewEventMap extends HTMLElementEventMap {
@@ -175,6 +224,10 @@ export declare class CtxguardToolbarElement extends HTMLElement {
   staleAfterMs: number | null;
   /** Reflects `theme`. */
   theme: "light" | "dark" | null;
+  /** Reflects `model`. */
+  model: string | null;
+  /** Reflects `context-window`. */
+  contextWindow: number | null;
   /** Applies one status event (object or JSON text; SSE or chat:status_updated shape). */
   pushEvent(event: StatusEvent | ChatStatusUpdated | string | object, id?: number | string): EventOutcome;
   /** The turn ended: a compaction still running shows as interrupted (`data-state="interrupted"`), out of the history. Returns whether one was. */
@@ -187,6 +240,13 @@ export declare class CtxguardToolbarElement extends HTMLElement {
   clear(): void;
   /** A JSON-safe snapshot. */
   readonly state: ToolbarState;
+  /** Builds the snapshot from a provider's usage (the `model` and `context-window` attributes when it names none) in the toolbar's worker and applies it like a status event. Rejects with a TypeError saying what to give. */
+  setUsage(usage: ProviderUsage): Promise<EventOutcome>;
+  /** The message being written (counted off the main thread, debounced); same as setting `draft`. */
+  setDraft(text: string): void;
+  draft: string;
+  /** What sending the draft and the linked preview's files will do (null when nothing is written). */
+  readonly projection: SendProjection | null;
   addEventListener<K extends keyof CtxguardToolbarEventMap>(
     type: K,
     listener: (this: CtxguardToolbarElement, ev: CtxguardToolbarEventMap[K]) => unknown,
@@ -213,6 +273,24 @@ export declare class CtxguardAttachmentPreviewElement extends HTMLElement {
   maxUploadBytes: number | null;
   /** Reflects `max-text-length`. */
   maxTextLength: number | null;
+  /** Reflects `max-attachments` (the chat input's limit before upload). */
+  maxAttachments: number | null;
+  /** Reflects `max-reference-images` (the chat input's limit before upload). */
+  maxReferenceImages: number | null;
+  /** Reflects `max-reference-images-with-video` (the chat input's limit before upload). */
+  maxReferenceImagesWithVideo: number | null;
+  /** Reflects `max-reference-videos` (the chat input's limit before upload). */
+  maxReferenceVideos: number | null;
+  /** Reflects `max-reference-audios` (the chat input's limit before upload). */
+  maxReferenceAudios: number | null;
+  /** Reflects `image-max-size-mb` (the chat input's limit before upload). */
+  imageMaxSizeMb: number | null;
+  /** Reflects `video-max-size-mb` (the chat input's limit before upload). */
+  videoMaxSizeMb: number | null;
+  /** Reflects `audio-max-size-mb` (the chat input's limit before upload). */
+  audioMaxSizeMb: number | null;
+  /** Reflects `video-uploader-max-size-bytes` (the chat input's limit before upload). */
+  videoUploaderMaxSizeBytes: number | null;
   /** Reflects `theme`. */
   theme: "light" | "dark" | null;
   /** The files the preview lists (given, picked or dropped), in order; setting it previews them. */
@@ -255,6 +333,10 @@ export interface CtxguardToolbarAttributes {
   "stale-after-ms"?: number | string;
   /** Follows prefers-color-scheme unless set. */
   theme?: "light" | "dark";
+  /** The model `setUsage` builds limits for when the usage names none (and whose encoding counts the draft). */
+  model?: string;
+  /** The model's context window for `setUsage`, as a model config gives it. */
+  "context-window"?: number | string;
 }
 
 /** Attributes of `<ctxguard-attachment-preview>` (all optional). */
@@ -270,6 +352,30 @@ export interface CtxguardAttachmentPreviewAttributes {
   "max-upload-bytes"?: number | string;
   /** The backend's MAX_EXTRACTED_TEXT_LENGTH (default 500000). */
   "max-text-length"?: number | string;
+  /**
+   * Files per message (Wegent's `maxAttachments`; default none). Over it, every file of the
+   * selection is refused before upload ("Material limit reached: Upload up to N reference materials").
+   */
+  "max-attachments"?: number | string;
+  /** Images per message (`max_reference_images`; default none). */
+  "max-reference-images"?: number | string;
+  /** Images beside a video (`max_reference_images_with_video`; default none). */
+  "max-reference-images-with-video"?: number | string;
+  /** Videos per message (`max_reference_videos`; default none). */
+  "max-reference-videos"?: number | string;
+  /** Audio files per message (`max_reference_audios`; default none). */
+  "max-reference-audios"?: number | string;
+  /** The model's image size limit in MB (`image_max_size_mb`; default none). */
+  "image-max-size-mb"?: number | string;
+  /** The model's video size limit in MB (`video_max_size_mb`; default none). */
+  "video-max-size-mb"?: number | string;
+  /** The model's audio size limit in MB (`audio_max_size_mb`; default none). */
+  "audio-max-size-mb"?: number | string;
+  /**
+   * The registered video uploader's `maxSizeBytes`. Absent (the default, as in Wegent's
+   * open-source build): no uploader, so videos are refused before upload.
+   */
+  "video-uploader-max-size-bytes"?: number | string;
   theme?: "light" | "dark";
 }
 
@@ -292,6 +398,7 @@ export type CtxguardToolbarJsx = CtxguardToolbarAttributes &
     "onctxguard-change"?: (event: ToolbarChangeEvent) => void;
     "onctxguard-compaction"?: (event: ToolbarCompactionEvent) => void;
     "onctxguard-ignored"?: (event: ToolbarIgnoredEvent) => void;
+    "onctxguard-projection"?: (event: ToolbarProjectionEvent) => void;
   };
 
 /** `<ctxguard-attachment-preview>` in JSX. */
@@ -322,6 +429,7 @@ declare global {
     "ctxguard-change": ToolbarChangeEvent;
     "ctxguard-compaction": ToolbarCompactionEvent;
     "ctxguard-ignored": ToolbarIgnoredEvent;
+    "ctxguard-projection": ToolbarProjectionEvent;
     "ctxguard-preview": AttachmentPreviewEvent;
   }
 

@@ -86,7 +86,8 @@ class PreviewWorker {
       }
       this.#pending.delete(data.id);
       if (data.type === "report") job.resolve(JSON.stringify(data.report));
-      else job.reject(new Error(data.message ?? "the preview worker failed"));
+      else if (data.type === "error") job.reject(new Error(data.message ?? "the preview worker failed"));
+      else job.resolve(data);
       this.#scheduleIdle();
     };
     worker.onerror = (event) => {
@@ -113,13 +114,26 @@ class PreviewWorker {
     }
   }
 
+  /**
+   * Asks the worker `message` (`{type: "count" | "usage" | "project" | "warm", …}`, see
+   * ./preview-worker.js) and resolves to its answer.
+   */
+  ask(message) {
+    clearTimeout(this.#idle);
+    this.#worker ??= this.#spawn();
+    const id = ++this.#next;
+    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onProgress() {} }));
+    this.#worker.postMessage({ ...message, id });
+    return promise;
+  }
+
   start(files, request, onProgress) {
     clearTimeout(this.#idle);
     this.#worker ??= this.#spawn();
     const id = ++this.#next;
-    const { options, max_text_length, max_upload_bytes } = JSON.parse(request);
+    const { options, max_text_length, max_upload_bytes, admission } = JSON.parse(request);
     const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onProgress }));
-    this.#worker.postMessage({ type: "preview", id, files: Array.from(files), options, maxTextLength: max_text_length, maxUploadBytes: max_upload_bytes });
+    this.#worker.postMessage({ type: "preview", id, files: Array.from(files), options, maxTextLength: max_text_length, maxUploadBytes: max_upload_bytes, admission });
     const cancel = () => {
       const job = this.#pending.get(id);
       if (!job) return;
@@ -229,6 +243,147 @@ if (IN_BROWSER) globalThis.__ctxguardToolbarStream ??= (url) => {
   return member;
 };
 
+/** Typing pauses this long before the draft is counted (the count then lands within a frame). */
+const DRAFT_DEBOUNCE_MS = 120;
+
+/**
+ * The send being written, for one toolbar, and its `setUsage`. The toolbar's own module has
+ * no tokenizer, no model limits and no projection rule (its first load stays small): a worker
+ * of the preview's (./preview-worker.js, the engine) counts the draft (debounced, so typing
+ * never waits), projects the draft and the block of the previews linked by `for=` onto the
+ * toolbar's metrics, and makes a provider's usage into a status event. It starts the first
+ * time one of them is needed, or when `model` or `context-window` is set. The answers are
+ * handed to the toolbar's controller; `ctxguard-projection` is dispatched from here.
+ */
+class DraftFeed {
+  #toolbar;
+  #controller;
+  #text = "";
+  #timer = 0;
+  #latest = 0;
+  #worker = null;
+  /** The draft's `{message_tokens, kept_tokens}`; null without a draft. */
+  #count = null;
+  #blockTokens = 0;
+  /** The metrics last projected onto (JSON text). */
+  #metrics = "null";
+  #asked = 0;
+  /** The `ctxguard-projection` detail shown (null: nothing is written), and its JSON. */
+  #detail = null;
+  #shown = "null";
+  #onPreview = (event) => {
+    const preview = event.target;
+    const id = this.#toolbar.id;
+    if (!id || !(preview instanceof Element) || preview.localName !== PREVIEW || preview.getAttribute("for") !== id) return;
+    this.#blockTokens = Number(event.detail?.block_tokens_after ?? 0);
+    this.#project();
+  };
+  #onChange = (event) => {
+    if (event.target !== this.#toolbar) return;
+    const metrics = JSON.stringify(event.detail?.metrics ?? null);
+    if (metrics !== this.#metrics) this.#project(metrics);
+  };
+
+  constructor(toolbar, controller) {
+    this.#toolbar = toolbar;
+    this.#controller = controller;
+  }
+
+  connected() {
+    this.#toolbar.ownerDocument.addEventListener("ctxguard-preview", this.#onPreview);
+    this.#toolbar.addEventListener("ctxguard-change", this.#onChange);
+  }
+
+  disconnected() {
+    this.#toolbar.ownerDocument.removeEventListener("ctxguard-preview", this.#onPreview);
+    this.#toolbar.removeEventListener("ctxguard-change", this.#onChange);
+  }
+
+  #ask(message) {
+    this.#worker ??= new PreviewWorker();
+    return this.#worker.ask(message);
+  }
+
+  /** Starts the worker (and its engine) before it is first needed. */
+  warm() {
+    this.#ask({ type: "warm" }).catch(() => {});
+  }
+
+  get text() {
+    return this.#text;
+  }
+
+  set text(value) {
+    this.#text = value == null ? "" : String(value);
+    clearTimeout(this.#timer);
+    const ticket = ++this.#latest;
+    if (this.#text === "") {
+      this.#count = null;
+      this.#project();
+      return;
+    }
+    this.#timer = setTimeout(() => {
+      this.#ask({ type: "count", model: this.#controller.countingModel(), text: this.#text }).then(
+        (counted) => {
+          // A later draft supersedes this count.
+          if (ticket !== this.#latest) return;
+          this.#count = { message_tokens: counted.message_tokens, kept_tokens: counted.kept_tokens };
+          this.#project();
+        },
+        () => {},
+      );
+    }, DRAFT_DEBOUNCE_MS);
+  }
+
+  get projection() {
+    return this.#detail;
+  }
+
+  /** Projects the send onto `metrics` (JSON text; default the toolbar's own) in the worker, then shows it. */
+  #project(metrics = JSON.stringify(this.#toolbar.state?.metrics ?? null)) {
+    this.#metrics = metrics;
+    const ticket = ++this.#asked;
+    if (metrics === "null" || (this.#count === null && !(this.#blockTokens > 0))) {
+      this.#show(null);
+      return;
+    }
+    const count = this.#count ?? { message_tokens: -1, kept_tokens: 0 };
+    this.#ask({ type: "project", metrics, messageTokens: count.message_tokens, keptTokens: count.kept_tokens, blockTokens: this.#blockTokens }).then(
+      (answer) => {
+        // A later change supersedes this projection.
+        if (ticket === this.#asked) this.#show(answer.projection);
+      },
+      () => {},
+    );
+  }
+
+  #show(projection) {
+    this.#controller.setProjection(JSON.stringify(projection ?? null));
+    const detail = projection?.detail ?? null;
+    const text = JSON.stringify(detail);
+    if (text === this.#shown) return;
+    this.#shown = text;
+    this.#detail = detail;
+    this.#toolbar.dispatchEvent(new CustomEvent("ctxguard-projection", { detail, bubbles: true, composed: true }));
+  }
+
+  /** `setUsage`: the worker makes the usage a status event, which the toolbar applies. */
+  usage(usage) {
+    let text;
+    try {
+      text = JSON.stringify(usage ?? null) ?? "null";
+    } catch {
+      text = "null";
+    }
+    const model = this.#toolbar.getAttribute("model");
+    const contextWindow = this.#toolbar.getAttribute("context-window");
+    return this.#ask({ type: "usage", usage: text, model, contextWindow }).then((answer) => {
+      if (answer.error !== undefined) throw new TypeError(`setUsage: ${answer.error}`);
+      return this.#controller.applyUsage(answer.model, answer.event);
+    });
+  }
+}
+
 // Every attribute has a property that reflects it (`el.session = "b"` is `setAttribute("session",
 // "b")`; null or undefined removes it), so property bindings (Vue, Angular, Lit) and attributes are
 // one. Rows: [property, attribute, kind]; a "number" reads as a number (null when absent or not a
@@ -242,6 +397,8 @@ const TOOLBAR_PROPERTIES = [
   ["compact", "compact", "boolean"],
   ["staleAfterMs", "stale-after-ms", "number"],
   ["theme", "theme", "string"],
+  ["model", "model", "string"],
+  ["contextWindow", "context-window", "number"],
 ];
 const PREVIEW_PROPERTIES = [
   ["model", "model", "string"],
@@ -249,6 +406,15 @@ const PREVIEW_PROPERTIES = [
   ["for", "for", "string"],
   ["maxUploadBytes", "max-upload-bytes", "number"],
   ["maxTextLength", "max-text-length", "number"],
+  ["maxAttachments", "max-attachments", "number"],
+  ["maxReferenceImages", "max-reference-images", "number"],
+  ["maxReferenceImagesWithVideo", "max-reference-images-with-video", "number"],
+  ["maxReferenceVideos", "max-reference-videos", "number"],
+  ["maxReferenceAudios", "max-reference-audios", "number"],
+  ["imageMaxSizeMb", "image-max-size-mb", "number"],
+  ["videoMaxSizeMb", "video-max-size-mb", "number"],
+  ["audioMaxSizeMb", "audio-max-size-mb", "number"],
+  ["videoUploaderMaxSizeBytes", "video-uploader-max-size-bytes", "number"],
   ["theme", "theme", "string"],
 ];
 
@@ -330,29 +496,62 @@ class HostStates {
 
 function defineElements() {
   class CtxguardToolbarElement extends HTMLElement {
-    static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms"];
+    static observedAttributes = ["session", "server", "token", "lang", "source", "compact", "stale-after-ms", "model", "context-window"];
     #controller;
+    #draft;
     #states;
 
     constructor() {
       super();
       const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
       this.#controller = new ToolbarController(this, root);
+      this.#draft = new DraftFeed(this, this.#controller);
       this.#states = new HostStates(this, root);
     }
 
     connectedCallback() {
       upgradeProperties(this, TOOLBAR_PROPERTIES);
+      this.#draft.connected();
       this.#controller.connected();
       this.#states.update();
     }
 
     disconnectedCallback() {
+      this.#draft.disconnected();
       this.#controller.disconnected();
     }
 
-    attributeChangedCallback(_name, before, after) {
-      if (before !== after) this.#controller.attributeChanged();
+    /**
+     * Applies a provider's usage ({model, input_tokens, context_window?, max_output_tokens?}, OpenAI,
+     * Anthropic or AI SDK shape), read in the toolbar's worker: resolves to "applied" | "stale",
+     * rejects with a TypeError saying what to give.
+     */
+    setUsage(usage) {
+      return this.#draft.usage(usage);
+    }
+
+    /** The message being written: counted off the main thread, projected as "after sending". */
+    setDraft(text) {
+      this.#draft.text = text;
+    }
+
+    get draft() {
+      return this.#draft.text;
+    }
+
+    set draft(text) {
+      this.#draft.text = text;
+    }
+
+    /** What sending the draft (and the linked preview's files) will do; null when nothing is written. */
+    get projection() {
+      return this.#draft.projection;
+    }
+
+    attributeChangedCallback(name, before, after) {
+      if (before === after) return;
+      this.#controller.attributeChanged();
+      if ((name === "model" || name === "context-window") && after !== null) this.#draft.warm();
     }
 
     /** Applies one status event; returns "applied" | "stale" | "malformed" | "unknown". */
@@ -390,7 +589,12 @@ function defineElements() {
   }
 
   class CtxguardAttachmentPreviewElement extends HTMLElement {
-    static observedAttributes = ["model", "limit", "lang", "for", "max-upload-bytes", "max-text-length"];
+    static observedAttributes = [
+      "model", "limit", "lang", "for", "max-upload-bytes", "max-text-length",
+      // The chat input's refusals before upload (Wegent's frontend).
+      "max-attachments", "max-reference-images", "max-reference-images-with-video", "max-reference-videos",
+      "max-reference-audios", "image-max-size-mb", "video-max-size-mb", "audio-max-size-mb", "video-uploader-max-size-bytes",
+    ];
     #controller;
     #onToolbarChange = (event) => {
       const id = this.getAttribute("for");

@@ -5,6 +5,7 @@ mod attachment_panel;
 mod breakdown;
 mod clock;
 mod history;
+mod projection;
 mod report_dom;
 mod toolbar;
 mod usage_bar;
@@ -13,5 +14,6 @@ pub use attachment_panel::{files_of, AttachmentPanel, FileList, SendFile, Upload
 pub use breakdown::Breakdown;
 pub use clock::use_now_ms;
 pub use history::HistoryList;
+pub use projection::SendProjection;
 pub use toolbar::StatusToolbar;
 pub use usage_bar::UsageBar;

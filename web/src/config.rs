@@ -12,6 +12,8 @@
 //! `max-text-length` (its `for` link is the entry script's: it finds the toolbar).
 
 use crate::i18n::Lang;
+use ctxguard_core::attachment::ADMISSION_ATTRIBUTES;
+use serde::Serialize;
 
 /// The session shown when none is named.
 pub const DEFAULT_SESSION: &str = "demo";
@@ -175,6 +177,40 @@ pub struct PreviewConfig {
     pub max_upload_bytes: u64,
     /// `max-text-length`: the backend's `MAX_EXTRACTED_TEXT_LENGTH` (default 500 000).
     pub max_text_length: i64,
+    /// The chat input's refusals before upload: `max-attachments`,
+    /// `max-reference-images`, `max-reference-images-with-video`,
+    /// `max-reference-videos`, `max-reference-audios`, `image-max-size-mb`,
+    /// `video-max-size-mb`, `audio-max-size-mb`, `video-uploader-max-size-bytes`
+    /// (each absent: the reference's chat default, no limit and no video
+    /// uploader); its generic cap is `max-upload-bytes`.
+    pub admission: AdmissionAttributes,
+}
+
+/// The chat input's limits as the element's attributes give them (the present ones, in
+/// `ctxguard_core::attachment::ADMISSION_ATTRIBUTES` order): the worker reads them with
+/// `AdmissionLimits::from_attributes`, so the toolbar's module carries no admission rule.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct AdmissionAttributes(pub Vec<(String, String)>);
+
+impl AdmissionAttributes {
+    /// The admission attributes `attribute` gives.
+    pub fn read(attribute: impl Fn(&str) -> Option<String>) -> Self {
+        AdmissionAttributes(
+            ADMISSION_ATTRIBUTES
+                .iter()
+                .filter_map(|name| attribute(name).map(|v| (name.to_string(), v)))
+                .collect(),
+        )
+    }
+
+    /// The value of attribute `name`, when given.
+    pub fn get(&self, name: &str) -> Option<String> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    }
 }
 
 /// The backend's upload cap, `MAX_UPLOAD_FILE_SIZE_MB` = 100.
@@ -190,19 +226,21 @@ impl PreviewConfig {
         browser_langs: impl IntoIterator<Item = &'a str>,
     ) -> Self {
         let text = |name: &str| trimmed(&attr, name);
+        let max_upload_bytes = text("max-upload-bytes")
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(DEFAULT_MAX_UPLOAD_BYTES);
         PreviewConfig {
             model: text("model"),
             limit_tokens: text("limit")
                 .and_then(|v| v.parse::<i64>().ok())
                 .filter(|n| *n >= 0),
             lang: pick_lang(text("lang").as_deref(), inherited_lang, browser_langs),
-            max_upload_bytes: text("max-upload-bytes")
-                .and_then(|v| v.parse::<u64>().ok())
-                .unwrap_or(DEFAULT_MAX_UPLOAD_BYTES),
+            max_upload_bytes,
             max_text_length: text("max-text-length")
                 .and_then(|v| v.parse::<i64>().ok())
                 .filter(|n| *n > 0)
                 .unwrap_or(DEFAULT_MAX_TEXT_LENGTH),
+            admission: AdmissionAttributes::read(text),
         }
     }
 }
@@ -356,5 +394,28 @@ mod tests {
             let p = PreviewConfig::from_attributes(attrs(&[("limit", bad)]), None, []);
             assert_eq!(p.limit_tokens, None, "{bad}");
         }
+    }
+
+    #[test]
+    fn admission_attributes_are_handed_on_as_given() {
+        let d = PreviewConfig::from_attributes(attrs(&[]), None, []);
+        assert_eq!(d.admission, AdmissionAttributes::default());
+        let p = PreviewConfig::from_attributes(
+            attrs(&[
+                ("max-attachments", " 2 "),
+                ("image-max-size-mb", "1.5"),
+                ("limit", "9"),
+            ]),
+            None,
+            [],
+        );
+        assert_eq!(p.admission.get("max-attachments").as_deref(), Some("2"));
+        assert_eq!(p.admission.get("image-max-size-mb").as_deref(), Some("1.5"));
+        assert_eq!(p.admission.0.len(), 2, "only the admission attributes");
+        let json = serde_json::to_string(&p.admission).expect("JSON");
+        assert_eq!(
+            json,
+            r#"[["max-attachments","2"],["image-max-size-mb","1.5"]]"#
+        );
     }
 }

@@ -1,9 +1,11 @@
 //! English and Simplified Chinese strings (the attachment preview's in
-//! `i18n/preview.rs`), reading a language tag and picking one (a `lang`
+//! `i18n/preview.rs`, the chat input's refusals in `i18n/admission.rs`), reading a language tag and picking one (a `lang`
 //! attribute or `?lang=` over the browser's languages), and number formatting
 //! with thousands separators.
 
+mod admission;
 mod preview;
+mod projection;
 
 use crate::machine::connection::{Connection, OfflineReason};
 use crate::machine::turn_end::TurnEnd;

@@ -5,6 +5,7 @@
 //! Every record read or written this way is small (the saved state, a
 //! `/context` body, a preview request).
 
+use ctxguard_core::attachment::PreviewReport;
 use ctxguard_core::protocol::{ContextState, UniqueKeys};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -24,6 +25,21 @@ pub fn from_text<T: DeserializeOwned>(text: &str) -> Option<T> {
 /// A `/context` body, read and checked as `ContextState::parse` does.
 pub fn context_state(text: &str) -> Option<ContextState> {
     from_text::<ContextState>(text).filter(|s| s.validate().is_ok())
+}
+
+/// `text` read by `read`, a reader written by hand over its [`serde_json::Value`] (where a
+/// type's derived `Deserialize` is too big for this module), under the one rule of
+/// [`from_text`].
+pub fn read_text<T>(text: &str, read: impl FnOnce(&serde_json::Value) -> Option<T>) -> Option<T> {
+    let UniqueKeys(value) = serde_json::from_str(text).ok()?;
+    read(&value)
+}
+
+/// A preview report as the worker writes it, read by core's hand-written
+/// [`PreviewReport::from_value`] (the report's derived `Deserialize` would add its nine
+/// types' visitors to this module).
+pub fn preview_report(text: &str) -> Option<PreviewReport> {
+    read_text(text, PreviewReport::from_value)
 }
 
 #[cfg(test)]

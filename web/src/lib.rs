@@ -7,7 +7,7 @@
 //!
 //! Layers, all plain Rust and tested natively: [`machine`] (the toolbar's
 //! state machine: `state` with `ids`, `run_clock`, `history`, `forecast`,
-//! `turn_end`, `outcome` and `connection`); [`view`] (what it renders);
+//! `turn_end`, `outcome`, `connection` and `projection`); [`view`] (what it renders);
 //! [`saved`] (the stored record); [`public_state`] (the JSON-safe `state`
 //! hosts read); [`config`] (element attributes and endpoints); [`backoff`],
 //! [`attachment_budget`] and [`i18n`]. The attachment preview's rows and

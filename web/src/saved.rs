@@ -2,7 +2,10 @@
 //! `localStorage`, holding the `/context` state, the compaction history, the
 //! forecast's inputs and the local start of a running compaction. Decoding
 //! never fails loudly: anything unreadable, of another version or of another
-//! session is treated as nothing saved.
+//! session is treated as nothing saved. The record is read by hand ([`read`]),
+//! pinned to its derived `Deserialize` by tests.
+
+mod read;
 
 use crate::machine::forecast::TurnForecast;
 use crate::machine::history::HistoryEntry;
@@ -58,7 +61,7 @@ pub fn bounded_compaction(c: &ContextCompaction) -> ContextCompaction {
     }
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct SavedRecord {
     version: u32,
     session: String,
@@ -79,7 +82,7 @@ pub fn encode(session: &str, toolbar: &SavedToolbar, saved_at_ms: f64) -> String
 
 /// What was saved for `session`, if `text` is a readable record of this version and session.
 pub fn decode(session: &str, text: &str) -> Option<SavedToolbar> {
-    let record: SavedRecord = crate::json::from_text(text)?;
+    let record = crate::json::read_text(text, read::record)?;
     (record.version == SAVED_STATE_VERSION
         && record.session == session
         && record.toolbar.state.validate().is_ok())

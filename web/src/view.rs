@@ -5,6 +5,7 @@
 use crate::machine::connection::{Connection, OfflineReason};
 use crate::machine::forecast::Forecast;
 use crate::machine::outcome::IgnoredEvents;
+use crate::machine::projection::ProjectionShown;
 use crate::machine::turn_end::TurnEnd;
 use ctxguard_core::metrics::{ContextMetricsSnapshot, UsageBreakdown};
 use ctxguard_core::protocol::{ContextCompaction, ReceivedPhase};
@@ -60,6 +61,9 @@ pub struct MetricsView {
     pub target_percent: f64,
     /// The per-source split, when the event carried one.
     pub breakdown: Option<Vec<BreakdownPart>>,
+    /// What sending the message being written will do, when one is being written (the
+    /// ghost segment and the line under the bar are drawn from the metrics they extend).
+    pub projection: Option<ProjectionShown>,
 }
 
 impl MetricsView {
@@ -84,6 +88,7 @@ impl MetricsView {
             trigger_percent: share(m.trigger_limit),
             target_percent: share(m.target_limit),
             breakdown: m.breakdown.as_ref().map(|b| BreakdownPart::split(b, share)),
+            projection: None,
         }
     }
 }

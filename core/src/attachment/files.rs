@@ -7,6 +7,7 @@
 //! The parse itself (bytes to stored text) is `ctxguard-extract`'s; this
 //! module takes its result, so it needs no parser, and the tokenizer only here.
 
+use super::admission::RefusalMessage;
 use super::block::{compose_block, Attachment, ComposeOptions, Inlined};
 use super::header::display_name;
 use super::preview::preview_messages;
@@ -23,6 +24,10 @@ pub struct FileError {
     pub code: String,
     /// The reference's message, stored as the attachment's `error_message`.
     pub message: String,
+    /// Set when the chat input refuses the file before upload ([`super::admit`]):
+    /// the frontend's i18n keys and values, which UIs localise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admission: Option<RefusalMessage>,
 }
 
 /// How much of a document the backend keeps when its text is over
@@ -428,6 +433,7 @@ mod tests {
                     code: "legacy_doc".into(),
                     message: "Legacy .doc format is not fully supported. Please convert to .docx"
                         .into(),
+                    admission: None,
                 },
             },
         };

@@ -3,7 +3,7 @@
 //! file arrives as the `Blob` itself and is read where it lies.
 
 use crate::Session;
-use ctxguard_core::attachment::PreviewOptions;
+use ctxguard_core::attachment::{AdmissionLimits, Candidate, PreviewOptions};
 use ctxguard_extract::blob::{js_reason, BlobSource};
 use wasm_bindgen::prelude::*;
 
@@ -26,6 +26,33 @@ impl PreviewSession {
     #[wasm_bindgen(constructor)]
     pub fn new() -> PreviewSession {
         PreviewSession(Session::new())
+    }
+
+    /// Judges the files about to be added as the chat input does before upload:
+    /// `selectionJson` `[{name, size_bytes}]`, `attributesJson` the element's admission
+    /// attributes `[[name, value], …]` (see `AdmissionLimits::from_attributes`), under the
+    /// generic cap `maxUploadBytes`.
+    pub fn admit(
+        &mut self,
+        selection_json: &str,
+        attributes_json: &str,
+        max_upload_bytes: f64,
+    ) -> Result<(), JsError> {
+        let selection: Vec<Candidate> = serde_json::from_str(selection_json)
+            .map_err(|e| JsError::new(&format!("admission files: {e}")))?;
+        let attributes: Vec<(String, String)> = serde_json::from_str(attributes_json)
+            .map_err(|e| JsError::new(&format!("admission attributes: {e}")))?;
+        let limits = AdmissionLimits::from_attributes(
+            |name| {
+                attributes
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.clone())
+            },
+            whole(max_upload_bytes),
+        );
+        self.0.admit(&selection, &limits);
+        Ok(())
     }
 
     /// Parses `file` (a `Blob` or `File`, read by slices through

@@ -6,6 +6,7 @@
 //! or vocabulary. A Rust host that links them anyway can use `LocalPreviewer`
 //! (feature `local-preview`), which runs the same engine in this thread.
 
+use crate::config::AdmissionAttributes;
 use ctxguard_core::attachment::{PreviewOptions, PreviewReport};
 use serde::Serialize;
 use std::future::Future;
@@ -24,6 +25,9 @@ pub struct PreviewRequest {
     pub max_text_length: i64,
     /// The backend's upload cap: larger files get its refusal, unread.
     pub max_upload_bytes: u64,
+    /// The chat input's refusals before upload, applied (by the engine) before any file
+    /// is read.
+    pub admission: AdmissionAttributes,
 }
 
 /// Bytes of file `file_index` read so far, of its total.
@@ -138,7 +142,7 @@ impl Previewer for WorkerPreviewer {
             let json = reply
                 .as_string()
                 .ok_or("the preview worker answered with no text")?;
-            let report = crate::json::from_text(&json)
+            let report = crate::json::preview_report(&json)
                 .ok_or("the preview worker answered with no readable report")?;
             Ok(Some(Report {
                 report,
@@ -201,6 +205,18 @@ mod local {
             let flag = Rc::clone(&cancelled);
             let outcome = Box::pin(async move {
                 let mut session = ctxguard_preview_engine::Session::new();
+                let selection: Vec<_> = files
+                    .iter()
+                    .map(|f| ctxguard_core::attachment::Candidate {
+                        name: f.name(),
+                        size_bytes: f.size().max(0.0) as u64,
+                    })
+                    .collect();
+                let limits = ctxguard_core::attachment::AdmissionLimits::from_attributes(
+                    |name| request.admission.get(name),
+                    request.max_upload_bytes,
+                );
+                session.admit(&selection, &limits);
                 for (i, file) in files.iter().enumerate() {
                     let size = file.size();
                     progress(i, 0.0, size);

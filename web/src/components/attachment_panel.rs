@@ -3,13 +3,15 @@
 //! which parses them as the backend will and answers with core's report:
 //! one row per file (what the server keeps, refuses or cuts) and the block as
 //! the model will see it. While it works, each file shows a progress bar, and
-//! a Cancel button (or a new pick, or removing a file) stops it.
+//! a Cancel button (or a new pick, or removing a file) stops it. The chat
+//! input's refusals (`admission`) are judged before any file is read.
 
 mod parts;
 
 use super::report_dom;
 use crate::attachment_budget::AttachmentBudget;
 use crate::browser::previewer::{Cancel, PreviewRequest, Previewer, Report, Running};
+use crate::config::AdmissionAttributes;
 use crate::i18n::Lang;
 use ctxguard_core::attachment::{PreviewOptions, PreviewReport};
 use leptos::prelude::*;
@@ -61,6 +63,10 @@ pub fn AttachmentPanel(
     lang: Lang,
     previewer: Rc<dyn Previewer>,
     #[prop(optional)] files: Option<FileList>,
+    /// The chat input's refusals before upload, as the element's attributes give them
+    /// (default: none, the reference's chat mode); their generic cap is `limits.max_upload_bytes`.
+    #[prop(optional, into)]
+    admission: Option<Signal<AdmissionAttributes>>,
     #[prop(optional)] on_report: Option<Callback<Result<Option<Report>, String>>>,
     #[prop(optional)] on_progress: Option<Callback<(usize, f64, f64)>>,
     /// Each change cancels the running preview (the element's `cancel()`).
@@ -104,6 +110,7 @@ pub fn AttachmentPanel(
             },
             max_text_length: limits.max_text_length,
             max_upload_bytes: limits.max_upload_bytes,
+            admission: admission.map(|a| a.get()).unwrap_or_default(),
         };
         let on_bytes = Rc::new(move |i: usize, done: f64, total: f64| {
             if generation.get_value() != current {

@@ -44,7 +44,7 @@ fn status(t: Text, state: RowState) -> &'static str {
 }
 
 /// The detail under a row's name: the refusal (Wegent's title and hint, the
-/// backend's message), what an upload keeps, or the OCR note.
+/// backend's message; the chat input's own toast for a file it refuses), what an upload keeps, or the OCR note.
 fn detail(
     doc: &Document,
     cell: &Element,
@@ -57,6 +57,15 @@ fn detail(
         box_.set_attribute("data-testid", "ctxguard-attachment-error")
             .ok()?;
         box_.set_attribute("data-code", &e.code).ok()?;
+        if let Some(m) = &e.admission {
+            // Refused by the chat input before upload: the frontend's toast, localised.
+            box_.set_attribute("data-key", &m.title.key).ok()?;
+            text(doc, &box_, "strong", "", &t.admission(&m.title))?;
+            if let Some(d) = &m.description {
+                text(doc, &box_, "span", "hint", &t.admission(d))?;
+            }
+            return Some(());
+        }
         text(doc, &box_, "strong", "", t.error_title(&e.code))?;
         text(
             doc,

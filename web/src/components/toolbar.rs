@@ -8,7 +8,7 @@
 
 mod chips;
 
-use super::{Breakdown, HistoryList, UsageBar};
+use super::{Breakdown, HistoryList, SendProjection, UsageBar};
 use crate::i18n::Lang;
 use crate::machine::state::Toolbar;
 use crate::view::{CompactionView, ToolbarView};
@@ -62,6 +62,7 @@ pub fn StatusToolbar(
                 <ConnectionChip view_model=view_model lang=lang />
             </div>
             <UsageBar metrics=metrics lang=lang compact=compact />
+            <SendProjection metrics=metrics lang=lang />
             {(!compact).then(|| view! {
                 <Breakdown parts=Signal::derive(move || metrics.with(|m| m.as_ref().and_then(|m| m.breakdown.clone()))) lang=lang />
             })}

@@ -12,13 +12,30 @@ fn pct(v: f64) -> String {
     format!("{}.{:03}%", thousandths / 1000, thousandths % 1000)
 }
 
-/// The bar for `metrics` (empty until metrics are known); `compact`: thin, with no scale.
+/// The bar for `metrics` (empty until metrics are known); `compact`: thin, with no scale;
+/// the send being written (the metrics' projection) as a ghost segment after the used part.
 #[component]
 pub fn UsageBar(
     #[prop(into)] metrics: Signal<Option<MetricsView>>,
     lang: Lang,
     #[prop(optional)] compact: bool,
 ) -> impl IntoView {
+    let ghost = move || {
+        metrics.get().and_then(|m| m.projection).map(|p| {
+            view! {
+                <span
+                    class="bar-ghost"
+                    part="projection-ghost"
+                    data-testid="projection-ghost"
+                    data-outcome=p.outcome_name()
+                    data-tokens=p.added_tokens.to_string()
+                    style:left=pct(p.ghost_start_percent)
+                    style:width=pct(p.ghost_width_percent)
+                    title=Text(lang).send_adds(p.added_tokens)
+                ></span>
+            }
+        })
+    };
     let text = Text(lang);
     let m = move || metrics.get();
     let value_text = move || {
@@ -74,6 +91,7 @@ pub fn UsageBar(
             <div class="bar-used" data-testid="ctxguard-bar-used" style:width=move || pct(m().map_or(0.0, |m| m.used_percent))>
                 {segments}
             </div>
+            {ghost}
             {move || {
                 m().map(|m| {
                     let t = Text(lang);

@@ -1,5 +1,6 @@
 //! `<ctxguard-attachment-preview>`'s controller: reads `model`, `limit`,
-//! `lang`, `max-upload-bytes`, `max-text-length` (and takes the budget of the
+//! `lang`, `max-upload-bytes`, `max-text-length`, the chat input's limits
+//! (`max-attachments` and its siblings, see [`PreviewConfig`]) (and takes the budget of the
 //! toolbar named by `for` when the entry script relays it), mounts
 //! [`AttachmentPanel`] with a [`WorkerPreviewer`] (the package's worker, which
 //! loads the parsers and the tokenizer the first time files are given), and
@@ -207,6 +208,7 @@ impl Inner {
                 max_upload_bytes: c.max_upload_bytes,
             })
         });
+        let admission = Signal::derive(move || config.with(|c| c.admission.clone()));
         let weak = SendWrapper::new(Rc::downgrade(self));
         let on_report = Callback::new(move |outcome: Result<Option<Report>, String>| {
             if let Some(inner) = Weak::upgrade(&weak) {
@@ -223,7 +225,7 @@ impl Inner {
         let handle = self.owner.with(|| {
             leptos::mount::mount_to(self.mount_point.clone(), move || {
                 view! {
-                    <AttachmentPanel budget=budget limits=limits lang=lang previewer=previewer files=files
+                    <AttachmentPanel budget=budget limits=limits lang=lang previewer=previewer files=files admission=admission
                         on_report=on_report on_progress=on_progress cancel_requests=cancels />
                 }
             })

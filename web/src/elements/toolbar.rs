@@ -8,6 +8,8 @@
 //! before the call that caused them returns, and the shadow DOM is updated in
 //! the same task (Leptos runs its effects synchronously on a signal's change).
 
+mod send;
+
 use super::dom;
 use crate::browser::js_text;
 use crate::browser::live::LiveToolbar;

@@ -87,6 +87,19 @@ impl TurnForecast {
         })
     }
 
+    /// The inputs as a saved record holds them (then [`TurnForecast::sanitized`]).
+    pub fn from_parts(
+        last_turn_tokens: Option<i64>,
+        compaction_since: bool,
+        differences: VecDeque<i64>,
+    ) -> Self {
+        TurnForecast {
+            last_turn_tokens,
+            compaction_since,
+            differences,
+        }
+    }
+
     /// The same inputs with anything a saved copy may have got wrong dropped.
     pub fn sanitized(mut self) -> Self {
         self.differences.retain(|&d| d > 0);

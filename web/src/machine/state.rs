@@ -33,6 +33,7 @@ use crate::attachment_budget::AttachmentBudget;
 use crate::machine::forecast::TurnForecast;
 use crate::machine::history::CompactionHistory;
 use crate::machine::ids::{EventCursor, IdVerdict};
+use crate::machine::projection::ProjectionShown;
 use crate::machine::run_clock::{elapsed_secs, offset_from_start, run_start_ms, RunAnchor};
 use crate::machine::turn_end::{Interruption, TurnEnd};
 use crate::saved::{self, SavedToolbar};
@@ -78,6 +79,9 @@ pub struct Toolbar {
     ignored: IgnoredEvents,
     history: CompactionHistory,
     forecast: TurnForecast,
+    /// What sending the message being written will do, as the worker projected it
+    /// (never saved: it belongs to the page's composer).
+    projection: Option<ProjectionShown>,
 }
 
 impl Default for Toolbar {
@@ -110,6 +114,7 @@ impl Toolbar {
             ignored: IgnoredEvents::default(),
             history: CompactionHistory::default(),
             forecast: TurnForecast::default(),
+            projection: None,
         }
     }
 
@@ -570,6 +575,31 @@ impl Toolbar {
         })
     }
 
+    /// Applies the status event the worker made of a provider's usage (`event_json`, phase
+    /// `final`) like a host's event, and takes its model.
+    pub fn apply_usage(&mut self, model: String, event_json: &str, now_ms: f64) -> EventOutcome {
+        let outcome = self.apply_host_text(None, event_json, now_ms);
+        if outcome == EventOutcome::Applied {
+            self.model = Some(model);
+        }
+        outcome
+    }
+
+    /// The model the metrics are for, when known.
+    pub fn model(&self) -> Option<&str> {
+        self.model.as_deref()
+    }
+
+    /// Takes the worker's projection of the send being written (`None`: nothing to send).
+    pub fn set_projection(&mut self, projection: Option<ProjectionShown>) {
+        self.projection = projection;
+    }
+
+    /// What sending it will do; none while no metrics are known.
+    pub fn projection(&self) -> Option<ProjectionShown> {
+        self.projection.filter(|_| self.metrics.is_some())
+    }
+
     /// The model and per-block budget the attachment preview runs under.
     pub fn attachment_budget(&self) -> AttachmentBudget {
         AttachmentBudget::resolve(
@@ -582,7 +612,10 @@ impl Toolbar {
     /// What to show at `now_ms` (Unix milliseconds).
     pub fn view(&self, now_ms: f64) -> ToolbarView {
         ToolbarView {
-            metrics: self.metrics.as_ref().map(MetricsView::of),
+            metrics: self.metrics.as_ref().map(|m| MetricsView {
+                projection: self.projection,
+                ..MetricsView::of(m)
+            }),
             compaction: self.compaction_view(now_ms),
             connection: self.connection,
             offline_reason: (self.connection == Connection::Offline)
@@ -650,3 +683,6 @@ mod tests;
 
 #[cfg(test)]
 mod history_tests;
+
+#[cfg(test)]
+mod projection_tests;
