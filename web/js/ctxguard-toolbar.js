@@ -21,17 +21,11 @@ const IN_BROWSER =
   typeof window !== "undefined" && typeof customElements !== "undefined" && typeof HTMLElement !== "undefined";
 
 // contract: generated from ctxguard-core and ctxguard-web (web/src/js_contract.rs); do not edit
-/** Strings of an event from this many characters cross into the module as themselves. */
 const LONG_STRING = 4096;
-/** Opens the placeholder of a string sent aside; a string that itself opens so is sent aside too. */
 const PLACEHOLDER = "\uF8FFctxguard-long:";
-/** Sessions one shared stream may name (the relay refuses more). */
 const MAX_SESSIONS = 100;
-/** How the relay's multi-session events start: the session's id follows, then its own JSON. */
 const SESSION_TAG = "{\"session\":\"";
-/** Joins the shared stream's cursor pairs. */
 const CURSOR_PAIRS = ",";
-/** Splits one cursor pair, `ID:N`, at its last occurrence. */
 const CURSOR_ID = ":";
 // contract: end
 

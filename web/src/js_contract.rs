@@ -48,40 +48,25 @@ fn js_string(text: &str) -> String {
 /// The generated block, marker lines included.
 pub fn javascript() -> String {
     let constants = [
+        // Strings of an event from this many characters cross into the module as themselves.
+        ("LONG_STRING", LONG_CHARS.to_string()),
+        // Opens the placeholder of a string sent aside (and a string that itself opens so).
+        ("PLACEHOLDER", js_string(PLACEHOLDER_PREFIX)),
+        // Sessions one shared stream may name (the relay refuses more).
+        ("MAX_SESSIONS", MAX_STREAM_SESSIONS.to_string()),
+        // How the relay's multi-session events start: the session's id, then its own JSON.
+        ("SESSION_TAG", js_string(TAG_PREFIX)),
+        // Joins the shared stream's cursor pairs.
         (
-            "Strings of an event from this many characters cross into the module as themselves.",
-            "LONG_STRING",
-            LONG_CHARS.to_string(),
-        ),
-        (
-            "Opens the placeholder of a string sent aside; a string that itself opens so is sent aside too.",
-            "PLACEHOLDER",
-            js_string(PLACEHOLDER_PREFIX),
-        ),
-        (
-            "Sessions one shared stream may name (the relay refuses more).",
-            "MAX_SESSIONS",
-            MAX_STREAM_SESSIONS.to_string(),
-        ),
-        (
-            "How the relay's multi-session events start: the session's id follows, then its own JSON.",
-            "SESSION_TAG",
-            js_string(TAG_PREFIX),
-        ),
-        (
-            "Joins the shared stream's cursor pairs.",
             "CURSOR_PAIRS",
             js_string(&CURSOR_PAIRS_SEPARATOR.to_string()),
         ),
-        (
-            "Splits one cursor pair, `ID:N`, at its last occurrence.",
-            "CURSOR_ID",
-            js_string(&CURSOR_ID_SEPARATOR.to_string()),
-        ),
+        // Splits one cursor pair, `ID:N`, at its last occurrence.
+        ("CURSOR_ID", js_string(&CURSOR_ID_SEPARATOR.to_string())),
     ];
     let mut out = format!("{BEGIN}\n");
-    for (doc, name, value) in constants {
-        out.push_str(&format!("/** {doc} */\nconst {name} = {value};\n"));
+    for (name, value) in constants {
+        out.push_str(&format!("const {name} = {value};\n"));
     }
     out.push_str(END);
     out

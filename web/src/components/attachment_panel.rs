@@ -6,16 +6,13 @@
 //! a Cancel button (or a new pick, or removing a file) stops it. The chat
 //! input's refusals (`admission`) are judged before any file is read.
 
-mod parts;
-
 use super::report_dom;
 use crate::attachment_budget::AttachmentBudget;
 use crate::browser::previewer::{Cancel, PreviewRequest, Previewer, Report, Running};
 use crate::config::AdmissionAttributes;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Text};
 use ctxguard_core::attachment::{PreviewOptions, PreviewReport};
 use leptos::prelude::*;
-use parts::{BudgetHint, DropZone, EndNote, PanelHead, WorkingNote};
 use send_wrapper::SendWrapper;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -45,7 +42,7 @@ pub type FileList = RwSignal<Vec<SendFile>>;
 
 /// What the panel shows under the drop zone.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Status {
+enum Status {
     Empty,
     Working,
     Done(PreviewReport),
@@ -78,8 +75,10 @@ pub fn AttachmentPanel(
     let status = RwSignal::new(Status::Empty);
     let progress_list: NodeRef<leptos::html::Ul> = NodeRef::new();
     let report_box: NodeRef<leptos::html::Div> = NodeRef::new();
+    let dragging = RwSignal::new(false);
     let running: StoredValue<Option<SendWrapper<Cancel>>> = StoredValue::new(None);
     let generation = StoredValue::new(0u64);
+    let text = Text(lang);
 
     let stop = move || {
         running.update_value(|r| {
@@ -143,11 +142,25 @@ pub fn AttachmentPanel(
     });
     on_cleanup(stop);
 
-    let add_files = Callback::new(move |picked: Vec<web_sys::File>| {
+    let add_files = move |picked: Vec<web_sys::File>| {
         if !picked.is_empty() {
             files.update(|f| f.extend(picked.into_iter().map(SendWrapper::new)));
         }
-    });
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        add_files(files_of(input.files()));
+        input.set_value("");
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        add_files(files_of(ev.data_transfer().and_then(|d| d.files())));
+    };
+    let on_drag_over = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        dragging.set(true);
+    };
     let cancel = move |_: ()| {
         stop();
         generation.update_value(|g| *g += 1);
@@ -212,13 +225,48 @@ pub fn AttachmentPanel(
 
     view! {
         <section class="panel" part="panel" data-testid="ctxguard-attachments" data-busy=move || (status.with(|s| *s == Status::Working)).to_string()>
-            <PanelHead files=files lang=lang />
-            <BudgetHint budget=budget lang=lang />
-            <DropZone on_files=add_files lang=lang />
+            <div class="panel-head">
+                <h2>{text.attach_title()}</h2>
+                {move || {
+                    (files.with(|f| !f.is_empty())).then(|| view! {
+                        <button type="button" class="btn-ghost" part="clear" data-testid="ctxguard-attachments-clear" on:click=move |_| files.set(Vec::new())>
+                            {Text(lang).clear()}
+                        </button>
+                    })
+                }}
+            </div>
+            <p class="hint" part="hint" data-testid="ctxguard-preview-budget" data-model=move || budget.with(|b| b.model.clone()) data-limit=move || budget.with(|b| b.limit_tokens.to_string())>
+                {move || budget.with(|b| Text(lang).attach_hint(&b.model, b.limit_tokens))}
+            </p>
+            <label
+                class="dropzone"
+                class:dragging=move || dragging.get()
+                part="dropzone"
+                data-testid="ctxguard-dropzone"
+                on:dragover=on_drag_over
+                on:dragleave=move |_| dragging.set(false)
+                on:drop=on_drop
+            >
+                <span class="dz-icon" aria-hidden="true"></span>
+                <span>{text.drop_here()} " " <span class="linklike">{text.choose_files()}</span></span>
+                <input type="file" multiple class="visually-hidden" data-testid="ctxguard-file-input" on:change=on_change />
+            </label>
             {move || (status.with(|s| *s == Status::Working)).then(|| view! {
-                <WorkingNote progress_list=progress_list on_cancel=Callback::new(cancel) lang=lang />
+                <div class="working" data-testid="ctxguard-preview-busy">
+                    <div class="working-head">
+                        <p class="reading">{Text(lang).parsing()}</p>
+                        <button type="button" class="btn-ghost" part="cancel" data-testid="ctxguard-preview-cancel" on:click=move |_| cancel(())>
+                            {Text(lang).cancel()}
+                        </button>
+                    </div>
+                    <ul class="progress-list" node_ref=progress_list></ul>
+                </div>
             })}
-            <EndNote status=status lang=lang />
+            {move || match status.get() {
+                Status::Cancelled => Some(view! { <p class="reading" data-testid="ctxguard-preview-cancelled">{Text(lang).cancelled().to_string()}</p> }),
+                Status::Failed(why) => Some(view! { <p class="error" data-testid="ctxguard-preview-error">{Text(lang).preview_failed(&why)}</p> }),
+                _ => None,
+            }}
             <div class="report" node_ref=report_box on:click=on_report_click></div>
         </section>
     }
