@@ -5,6 +5,8 @@
 //! Every accessor answers `None` where the derive refuses the field: a missing
 //! required field, or a value of another JSON type.
 
+pub mod edits;
+
 use serde_json::{Map, Value};
 
 /// The fields of one JSON object.

@@ -5,6 +5,7 @@
 use super::super::admission::{MessageRef, RefusalMessage};
 use super::super::block::Inlined;
 use super::super::files::{FileError, PreviewReport, PreviewRow, RowState, UploadTruncation};
+use crate::value_fields::edits::{edited, paths};
 use serde_json::{json, Value};
 
 fn row(attachment_id: i64, state: RowState, inlined: Inlined) -> PreviewRow {
@@ -81,55 +82,6 @@ fn derived(value: &Value) -> Option<PreviewReport> {
     serde_json::from_value(value.clone()).ok()
 }
 
-/// Every path to a value in `value` (object keys and array indices).
-fn paths(value: &Value, at: Vec<Value>, out: &mut Vec<Vec<Value>>) {
-    match value {
-        Value::Object(object) => {
-            for (key, v) in object {
-                let mut p = at.clone();
-                p.push(Value::String(key.clone()));
-                paths(v, p.clone(), out);
-                out.push(p);
-            }
-        }
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                let mut p = at.clone();
-                p.push(json!(i));
-                paths(v, p.clone(), out);
-                out.push(p);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// `value` with the value at `path` replaced (`None`: removed).
-fn edited(value: &Value, path: &[Value], new: Option<&Value>) -> Value {
-    let mut out = value.clone();
-    let (last, parents) = path.split_last().expect("a path has a step");
-    let mut at = &mut out;
-    for step in parents {
-        at = match step {
-            Value::String(key) => &mut at[key.as_str()],
-            _ => &mut at[step.as_u64().expect("an index") as usize],
-        };
-    }
-    match (last, new) {
-        (Value::String(key), Some(v)) => at[key.as_str()] = v.clone(),
-        (Value::String(key), None) => {
-            at.as_object_mut().expect("an object").remove(key);
-        }
-        (index, Some(v)) => at[index.as_u64().expect("an index") as usize] = v.clone(),
-        (index, None) => {
-            at.as_array_mut()
-                .expect("an array")
-                .remove(index.as_u64().expect("an index") as usize);
-        }
-    }
-    out
-}
-
 #[test]
 fn a_report_reads_back_as_the_derive_reads_it() {
     let report = rich_report();
@@ -141,8 +93,7 @@ fn a_report_reads_back_as_the_derive_reads_it() {
 #[test]
 fn every_field_deleted_nulled_or_retyped_reads_as_the_derive_reads_it() {
     let value = serde_json::to_value(rich_report()).expect("a report serialises");
-    let mut all = Vec::new();
-    paths(&value, Vec::new(), &mut all);
+    let all = paths(&value);
     assert!(all.len() > 130, "{} paths", all.len());
     let replacements = [
         json!(null),

@@ -9,6 +9,7 @@ use crate::machine::history::HistoryEntry;
 use crate::machine::run_clock::RunAnchor;
 use crate::machine::turn_end::{Interruption, TurnEnd};
 use ctxguard_core::protocol::{CompactionStatus, ContextState};
+use ctxguard_core::value_fields::edits::{edited, paths};
 use serde_json::{json, Value};
 
 /// A record with every optional part present somewhere.
@@ -65,54 +66,6 @@ fn derived(value: &Value) -> Option<SavedRecord> {
     serde_json::from_value(value.clone()).ok()
 }
 
-/// Every path to a value in `value` (object keys and array indices).
-fn paths(value: &Value, at: &[Value], out: &mut Vec<Vec<Value>>) {
-    let children: Vec<(Value, &Value)> = match value {
-        Value::Object(object) => object
-            .iter()
-            .map(|(k, v)| (Value::String(k.clone()), v))
-            .collect(),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (json!(i), v))
-            .collect(),
-        _ => Vec::new(),
-    };
-    for (step, child) in children {
-        let mut path = at.to_vec();
-        path.push(step);
-        paths(child, &path, out);
-        out.push(path);
-    }
-}
-
-/// `value` with the value at `path` replaced (`None`: removed).
-fn edited(value: &Value, path: &[Value], new: Option<&Value>) -> Value {
-    let mut out = value.clone();
-    let (last, parents) = path.split_last().expect("a path has a step");
-    let mut at = &mut out;
-    for step in parents {
-        at = match step {
-            Value::String(key) => &mut at[key.as_str()],
-            index => &mut at[index.as_u64().expect("an index") as usize],
-        };
-    }
-    match (last, new) {
-        (Value::String(key), Some(v)) => at[key.as_str()] = v.clone(),
-        (Value::String(key), None) => {
-            at.as_object_mut().expect("an object").remove(key);
-        }
-        (index, Some(v)) => at[index.as_u64().expect("an index") as usize] = v.clone(),
-        (index, None) => {
-            at.as_array_mut()
-                .expect("an array")
-                .remove(index.as_u64().expect("an index") as usize);
-        }
-    }
-    out
-}
-
 #[test]
 fn a_saved_record_reads_back_as_the_derive_reads_it() {
     let value = rich_record();
@@ -125,8 +78,7 @@ fn a_saved_record_reads_back_as_the_derive_reads_it() {
 #[test]
 fn every_field_deleted_nulled_or_retyped_reads_as_the_derive_reads_it() {
     let value = rich_record();
-    let mut all = Vec::new();
-    paths(&value, &[], &mut all);
+    let all = paths(&value);
     assert!(all.len() >= 50, "{} paths", all.len());
     let replacements = [
         json!(null),
