@@ -403,20 +403,23 @@ pub(crate) fn read(
     let mut dimension_done = false;
     let mut row_cells: Vec<(Parsed, Cached)> = Vec::new();
     let mut keep_row = false;
-    // A cell, or a property element (`pageMargins`, …) with its class, being built.
-    let mut cell: Option<(Builder, Option<&'static str>)> = None;
+    // A cell, or a property element (`pageMargins`, …) with its class, being built
+    // (by one builder, its buffers handed back to the reader's pool once read).
+    let mut builder = Builder::new(false);
+    let mut cell: Option<Option<&'static str>> = None;
     while let Some(ev) = reader.next()? {
-        if let Some((b, props)) = cell.as_mut() {
-            if let Some(node) = b.feed(ev) {
-                let props = *props;
+        if let Some(props) = cell {
+            if let Some(node) = builder.feed_pooled(ev, reader.pool()) {
                 cell = None;
                 open.pop();
                 if let Some(class) = props {
                     super::props::check(&node, class, 0).map_err(|e| err(part, e))?;
+                    reader.pool().put_node(node);
                     continue;
                 }
                 let parsed = p.cell(&node, false)?;
                 let cached = parsed.formula.then(|| p.cell(&node, true).map(|c| c.value));
+                reader.pool().put_node(node);
                 row_cells.push((parsed, cached));
             }
             continue;
@@ -433,9 +436,8 @@ pub(crate) fn read(
                 };
                 if in_cell || class.is_some() {
                     // The builder takes the element; `open` only needs its place.
-                    let mut b = Builder::new(false);
-                    b.feed(Ev::Start { tag, attrs });
-                    cell = Some((b, class));
+                    builder.feed_pooled(Ev::Start { tag, attrs }, reader.pool());
+                    cell = Some(class);
                     open.push((no_tag.clone(), Vec::new()));
                     continue;
                 }
@@ -508,8 +510,10 @@ pub(crate) fn read(
                 } else if *tag == *data_tag {
                     dimension_done = true;
                 }
+                reader.pool().put_attrs(attrs);
             }
-            Ev::Text(_) | Ev::Comment => {}
+            Ev::Text(t) => reader.pool().put_string(t),
+            Ev::Comment => {}
         }
     }
     Ok(sheet)

@@ -67,6 +67,79 @@ pub(crate) struct Reader<'a> {
     text_starts_with_decl: bool,
     /// lxml's rules (the package parts) rather than expat's (worksheets, shared strings).
     lxml: bool,
+    /// Strings and lists handed back by the consumer, reused for the next events.
+    pool: Pool,
+}
+
+/// Most strings and lists the pool keeps (a sheet's cell needs a handful).
+const POOL_ITEMS: usize = 256;
+/// A string whose buffer grew past this is dropped rather than kept.
+const POOL_STRING_BYTES: usize = 4096;
+
+/// Buffers of finished events, reused: a worksheet is millions of small
+/// elements, and allocating each one's attribute and text strings afresh
+/// was a fifth of its parse time.
+#[derive(Default)]
+pub(crate) struct Pool {
+    strings: Vec<String>,
+    attr_lists: Vec<Vec<(String, String)>>,
+    node_lists: Vec<Vec<Node>>,
+}
+
+impl Pool {
+    /// An empty string, with a buffer from an earlier event when there is one.
+    fn string(&mut self) -> String {
+        self.strings.pop().unwrap_or_default()
+    }
+
+    /// An empty attribute list, reused when possible.
+    fn attr_list(&mut self) -> Vec<(String, String)> {
+        self.attr_lists.pop().unwrap_or_default()
+    }
+
+    /// An empty child list, reused when possible.
+    pub(crate) fn node_list(&mut self) -> Vec<Node> {
+        self.node_lists.pop().unwrap_or_default()
+    }
+
+    /// Takes back a string the consumer is done with.
+    pub(crate) fn put_string(&mut self, mut s: String) {
+        if self.strings.len() < POOL_ITEMS && s.capacity() <= POOL_STRING_BYTES {
+            s.clear();
+            self.strings.push(s);
+        }
+    }
+
+    /// Takes back an attribute list (and its strings).
+    pub(crate) fn put_attrs(&mut self, mut attrs: Vec<(String, String)>) {
+        for (k, v) in attrs.drain(..) {
+            self.put_string(k);
+            self.put_string(v);
+        }
+        if self.attr_lists.len() < POOL_ITEMS && attrs.capacity() <= POOL_ITEMS {
+            self.attr_lists.push(attrs);
+        }
+    }
+
+    /// Takes back a finished tree (every string and list in it).
+    pub(crate) fn put_node(&mut self, node: Node) {
+        let Node {
+            attrs,
+            text,
+            mut children,
+            ..
+        } = node;
+        self.put_attrs(attrs);
+        if let Some(t) = text {
+            self.put_string(t);
+        }
+        for child in children.drain(..) {
+            self.put_node(child);
+        }
+        if self.node_lists.len() < POOL_ITEMS && children.capacity() <= POOL_ITEMS {
+            self.node_lists.push(children);
+        }
+    }
 }
 
 /// Whether XML 1.0 allows `c` in a document.
@@ -107,16 +180,17 @@ fn resolve_reference(name: &str) -> Option<char> {
     }
 }
 
-/// An attribute value as XML normalises it: literal whitespace to spaces, references resolved.
-fn attribute_value(part: &str, raw: &str) -> Result<String, XmlError> {
+/// An attribute value as XML normalises it (literal whitespace to spaces,
+/// references resolved), appended to `out`.
+fn attribute_value(part: &str, raw: &str, out: &mut String) -> Result<(), XmlError> {
     if raw.contains('<') {
         return Err(XmlError::new(part, "'<' in an attribute value"));
     }
     let raw = normalise_eol(raw);
-    let mut out = String::with_capacity(raw.len());
+    out.reserve(raw.len());
     let mut rest: &str = &raw;
     while let Some(amp) = rest.find('&') {
-        push_chars(part, &mut out, &rest[..amp], true)?;
+        push_chars(part, out, &rest[..amp], true)?;
         let after = &rest[amp + 1..];
         let semi = after
             .find(';')
@@ -127,8 +201,7 @@ fn attribute_value(part: &str, raw: &str) -> Result<String, XmlError> {
         out.push(c);
         rest = &after[semi + 1..];
     }
-    push_chars(part, &mut out, rest, true)?;
-    Ok(out)
+    push_chars(part, out, rest, true)
 }
 
 /// Appends literal characters, checking each is allowed; in attributes, whitespace becomes a space.
@@ -191,11 +264,17 @@ impl<'a> Reader<'a> {
             seen_event: false,
             text_starts_with_decl: starts_with_decl,
             lxml: false,
+            pool: Pool::default(),
         }
     }
 
     fn err(&self, what: impl std::fmt::Display) -> XmlError {
         XmlError::new(&self.part, what)
+    }
+
+    /// The buffers a consumer hands back once done with an event's strings.
+    pub(crate) fn pool(&mut self) -> &mut Pool {
+        &mut self.pool
     }
 
     /// The namespace bound to `prefix` in the open scopes.
@@ -241,13 +320,14 @@ impl<'a> Reader<'a> {
         let qname = e.name();
         let name = std::str::from_utf8(qname.as_ref()).map_err(|_| self.err("invalid UTF-8"))?;
         let mut bindings = Vec::new();
-        let mut attrs: Vec<(String, String)> = Vec::new();
+        let mut attrs = self.pool.attr_list();
         for attr in e.attributes().with_checks(true) {
             let attr = attr.map_err(|err| self.err(err))?;
             let key =
                 std::str::from_utf8(attr.key.as_ref()).map_err(|_| self.err("invalid UTF-8"))?;
             let raw = std::str::from_utf8(&attr.value).map_err(|_| self.err("invalid UTF-8"))?;
-            let value = attribute_value(&self.part, raw)?;
+            let mut value = self.pool.string();
+            attribute_value(&self.part, raw, &mut value)?;
             if key == "xmlns" {
                 bindings.push((String::new(), value));
             } else if let Some(prefix) = key.strip_prefix("xmlns:") {
@@ -256,7 +336,9 @@ impl<'a> Reader<'a> {
                 }
                 bindings.push((prefix.to_string(), value));
             } else {
-                attrs.push((key.to_string(), value));
+                let mut name = self.pool.string();
+                name.push_str(key);
+                attrs.push((name, value));
             }
         }
         if !bindings.is_empty() || self.tags.len() > MAX_CACHED_TAGS {
@@ -360,7 +442,7 @@ impl<'a> Reader<'a> {
                     if raw.contains("]]>") {
                         return Err(self.err("']]>' in character data"));
                     }
-                    let mut out = String::with_capacity(raw.len());
+                    let mut out = self.pool.string();
                     push_chars(&self.part, &mut out, &normalise_eol(raw), false)?;
                     return Ok(Some(Ev::Text(out)));
                 }
@@ -485,6 +567,11 @@ impl Builder {
 
     /// Feeds one event; returns the finished root when its `End` arrives.
     pub(crate) fn feed(&mut self, ev: Ev) -> Option<Node> {
+        self.feed_pooled(ev, &mut Pool::default())
+    }
+
+    /// [`Builder::feed`], child lists taken from `pool` and text it no longer needs handed back.
+    pub(crate) fn feed_pooled(&mut self, ev: Ev, pool: &mut Pool) -> Option<Node> {
         match ev {
             Ev::Start { tag, attrs } => {
                 self.stack.push(Node {
@@ -499,6 +586,9 @@ impl Builder {
                 let node = self.stack.pop()?;
                 match self.stack.last_mut() {
                     Some(parent) => {
+                        if parent.children.capacity() == 0 {
+                            parent.children = pool.node_list();
+                        }
                         parent.children.push(node);
                         None
                     }
@@ -506,13 +596,15 @@ impl Builder {
                 }
             }
             Ev::Text(t) => {
-                if let Some(top) = self.stack.last_mut() {
-                    if top.children.is_empty() {
-                        match &mut top.text {
-                            Some(text) => text.push_str(&t),
-                            None => top.text = Some(t),
+                match self.stack.last_mut() {
+                    Some(top) if top.children.is_empty() => match &mut top.text {
+                        Some(text) => {
+                            text.push_str(&t);
+                            pool.put_string(t);
                         }
-                    }
+                        None => top.text = Some(t),
+                    },
+                    _ => pool.put_string(t),
                 }
                 None
             }

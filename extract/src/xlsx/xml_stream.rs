@@ -20,11 +20,15 @@ const PREFIX_BYTES: usize = 512;
 const TEXT_BUFFER_BYTES: usize = 128 * 1024;
 
 /// A buffered reader that checks the bytes it hands out are UTF-8, carrying
-/// a sequence split between two buffers.
+/// a sequence split between two buffers. Each buffer is checked once, when
+/// it is filled (the parser consumes it in many small steps).
 struct Utf8Checked<R> {
     inner: R,
     carry: Vec<u8>,
     invalid: Rc<Cell<bool>>,
+    /// How many bytes of the inner buffer are checked and not yet consumed
+    /// (0: the next `fill_buf` hands out a new buffer, checked then).
+    checked: usize,
 }
 
 /// Checks that `data` continues valid UTF-8 after `carry` (a sequence split
@@ -71,20 +75,25 @@ impl<R: BufRead> Read for Utf8Checked<R> {
 impl<R: BufRead> BufRead for Utf8Checked<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         let chunk = self.inner.fill_buf()?;
-        if chunk.is_empty() && !self.carry.is_empty() {
-            self.invalid.set(true);
+        if self.checked == 0 {
+            if chunk.is_empty() && !self.carry.is_empty() {
+                self.invalid.set(true);
+            }
+            check_utf8(&mut self.carry, &self.invalid, chunk);
+            self.checked = chunk.len();
         }
-        self.inner.fill_buf()
+        Ok(chunk)
     }
 
     fn consume(&mut self, amount: usize) {
-        if let Ok(chunk) = self.inner.fill_buf() {
-            check_utf8(
-                &mut self.carry,
-                &self.invalid,
-                &chunk[..amount.min(chunk.len())],
-            );
+        if self.checked == 0 {
+            // Consumed without a look: check the bytes before they go.
+            if let Ok(chunk) = self.inner.fill_buf() {
+                check_utf8(&mut self.carry, &self.invalid, chunk);
+                self.checked = chunk.len();
+            }
         }
+        self.checked = self.checked.saturating_sub(amount);
         self.inner.consume(amount);
     }
 }
@@ -130,6 +139,7 @@ pub(crate) fn with_part_stream<T>(
             inner: buffered,
             carry: Vec::new(),
             invalid: Rc::clone(&invalid),
+            checked: 0,
         };
         let mut reader = Reader::over_stream(part, Box::new(checked), max_depth, starts_with_decl);
         let outcome = f(&mut reader);
@@ -159,4 +169,71 @@ fn failure_or(stream: &mut PartStream<'_, '_>, fallback: Option<String>) -> Opti
 
 fn failure(stream: &mut PartStream<'_, '_>, fallback: Option<String>) -> String {
     failure_or(stream, fallback).unwrap_or_else(|| "the part could not be read".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `bytes` through a checker over a `capacity`-byte buffer, consuming
+    /// `step` bytes at a time (as the parser does, in small steps); whether it
+    /// found them invalid.
+    fn invalid_after(bytes: &[u8], capacity: usize, step: usize) -> bool {
+        let invalid = Rc::new(Cell::new(false));
+        let mut checked = Utf8Checked {
+            inner: BufReader::with_capacity(capacity, bytes),
+            carry: Vec::new(),
+            invalid: Rc::clone(&invalid),
+            checked: 0,
+        };
+        let mut seen = Vec::new();
+        loop {
+            let chunk = checked.fill_buf().unwrap_or_default();
+            if chunk.is_empty() {
+                break;
+            }
+            let n = step.min(chunk.len());
+            seen.extend_from_slice(&chunk[..n]);
+            checked.consume(n);
+        }
+        assert_eq!(seen, bytes, "every byte is handed out once, in order");
+        invalid.get()
+    }
+
+    #[test]
+    fn every_buffer_size_and_step_agrees_with_a_whole_check() {
+        let cases: [&[u8]; 6] = [
+            "<a>héllo € 𝄞 naïve</a>".as_bytes(),
+            b"<a>\xc3</a>",
+            b"<a>\xe2\x82</a>",
+            b"<a>ok</a>\xf0\x9d\x84",
+            b"\xff<a/>",
+            b"<a>\xed\xa0\x80</a>",
+        ];
+        for bytes in cases {
+            let whole_invalid = std::str::from_utf8(bytes).is_err();
+            for capacity in 1..=9 {
+                for step in 1..=4 {
+                    assert_eq!(
+                        invalid_after(bytes, capacity, step),
+                        whole_invalid,
+                        "{bytes:?} in {capacity}-byte buffers, {step} at a time"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bytes_consumed_without_a_look_are_checked_too() {
+        let invalid = Rc::new(Cell::new(false));
+        let mut checked = Utf8Checked {
+            inner: BufReader::with_capacity(4, &b"ab\xffcd"[..]),
+            carry: Vec::new(),
+            invalid: Rc::clone(&invalid),
+            checked: 0,
+        };
+        checked.consume(4);
+        assert!(invalid.get());
+    }
 }
