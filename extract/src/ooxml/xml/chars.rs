@@ -60,6 +60,11 @@ pub(super) fn is_name_char(c: char) -> bool {
         || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
 }
 
+/// An ASCII byte that [`is_name_char`] accepts (a non-ASCII byte is not decided here).
+pub(super) fn is_ascii_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
 /// libxml2's longest name without `XML_PARSE_HUGE`, in bytes.
 pub(super) const MAX_NAME_BYTES: usize = 50_000;
 
@@ -226,6 +231,13 @@ fn windows_1252(b: u8) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ascii_name_bytes_are_the_ascii_name_chars() {
+        for b in 0u8..0x80 {
+            assert_eq!(is_ascii_name_byte(b), is_name_char(b as char), "{b:#04x}");
+        }
+    }
 
     #[test]
     fn boms_and_declarations_pick_the_encoding() {

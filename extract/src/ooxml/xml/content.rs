@@ -2,7 +2,8 @@
 //! blank-text heuristic of libxml2's `areBlanks`.
 
 use super::chars::{
-    first_invalid, is_blank, is_name_char, is_name_start, MAX_NAME_BYTES, MAX_TEXT_BYTES,
+    first_invalid, is_ascii_name_byte, is_blank, is_name_char, is_name_start, MAX_NAME_BYTES,
+    MAX_TEXT_BYTES,
 };
 use super::dtd::{self, Dtd};
 use super::{ns, XmlError};
@@ -387,14 +388,24 @@ impl<'a> Parser<'a, '_> {
 
     fn ncname(&mut self) -> Option<&'a str> {
         let rest = self.rest();
-        let mut chars = rest.char_indices();
-        match chars.next() {
-            Some((_, c)) if is_name_start(c) => {}
+        let first = match rest.chars().next() {
+            Some(c) if is_name_start(c) => c.len_utf8(),
             _ => return None,
-        }
-        let end = chars
-            .find(|&(_, c)| !is_name_char(c))
-            .map_or(rest.len(), |(i, _)| i);
+        };
+        // Names are ASCII nearly always: bytes first, characters from the first that is not.
+        let bytes = rest.as_bytes();
+        let ascii = bytes[first..]
+            .iter()
+            .position(|&b| !is_ascii_name_byte(b))
+            .map_or(bytes.len(), |i| i + first);
+        let end = if bytes.get(ascii).is_some_and(|b| !b.is_ascii()) {
+            rest[ascii..]
+                .char_indices()
+                .find(|&(_, c)| !is_name_char(c))
+                .map_or(rest.len(), |(i, _)| ascii + i)
+        } else {
+            ascii
+        };
         self.st.pos += end;
         Some(&rest[..end])
     }

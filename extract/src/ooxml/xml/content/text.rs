@@ -156,6 +156,23 @@ fn fast_ok(b: u8) -> bool {
     (0x20..=0x7F).contains(&b) || b == b'\t' || b == b'\n'
 }
 
+/// The first byte from `from` on that is not [`fast_ok`] (`seg.len()` if none):
+/// 32 bytes at a time (a fold without an early exit, which the compiler
+/// vectorises), then byte by byte in the block that holds one.
+fn fast_run_end(seg: &[u8], from: usize) -> usize {
+    const BLOCK: usize = 32;
+    let mut at = from;
+    while let Some(block) = seg.get(at..at + BLOCK) {
+        if !block.iter().fold(true, |all, &b| all & fast_ok(b)) {
+            break;
+        }
+        at += BLOCK;
+    }
+    seg.get(at..)
+        .and_then(|tail| tail.iter().position(|&b| !fast_ok(b)))
+        .map_or(seg.len().max(at), |i| at + i)
+}
+
 /// Line ends as XML normalises them: `\r\n` and a lone `\r` become `\n`.
 pub(super) fn normalize(text: &str) -> Cow<'_, str> {
     if !text.contains('\r') {
@@ -177,10 +194,7 @@ fn first_kept(seg: &[u8], raw_end: u8, drops: impl Fn(u8, bool) -> bool) -> (Opt
     let mut i = 0;
     // The fast path: ASCII, chunks ending at each `\r\n`.
     loop {
-        let mut j = i;
-        while j < n && fast_ok(seg[j]) {
-            j += 1;
-        }
+        let j = fast_run_end(seg, i);
         let chunk = &seg[cur..j];
         if let Some(&first) = chunk.first() {
             let next = if j < n { seg[j] } else { raw_end };
@@ -231,8 +245,8 @@ fn first_kept(seg: &[u8], raw_end: u8, drops: impl Fn(u8, bool) -> bool) -> (Opt
         }
         let next = if k < n { seg[k] } else { raw_end };
         if !(kept.is_none() && all_blank && drops(next, k >= n)) {
-            kept.get_or_insert(chunk_start);
-            blank_path = true;
+            // Every later chunk is kept through `areBlanks` too: nothing can change.
+            return (kept.or(Some(chunk_start)), true);
         }
     }
     (kept, blank_path)
@@ -243,5 +257,36 @@ fn utf8_width(lead: u8) -> usize {
         0xF0.. => 4,
         0xE0.. => 3,
         _ => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_run_end_finds_the_first_slow_byte_at_every_offset() {
+        // Every position of one slow byte (non-ASCII, `\r`, a control) in runs
+        // around the 32-byte block, from every start before it.
+        for slow in [0x80u8, 0xE4, b'\r', 0x01, 0x1F] {
+            for len in [0usize, 1, 31, 32, 33, 64, 65, 100] {
+                for at in 0..=len {
+                    let mut seg = vec![b'a'; len];
+                    if at < len {
+                        seg[at] = slow;
+                    }
+                    for from in 0..=len {
+                        let naive = (from..len).find(|&i| !fast_ok(seg[i])).unwrap_or(len);
+                        assert_eq!(
+                            fast_run_end(&seg, from),
+                            naive,
+                            "{slow:#x} at {at} of {len} from {from}"
+                        );
+                    }
+                }
+            }
+        }
+        let all_fast = b"\ttab\nline ok~\x7f";
+        assert_eq!(fast_run_end(all_fast, 0), all_fast.len());
     }
 }
