@@ -142,7 +142,7 @@ fi
 
 step "BENCHMARKS.md"
 # Where the .wasm's bytes go: its sections and the vocabulary tables core's build script embeds.
-tables=$(find "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release-wasm-speed/build" -name o200k_base.parents -path '*ctxguard-core-*' -printf '%T@ %h\n' 2>/dev/null | sort -n | tail -1 | cut -d' ' -f2)
+tables=$(find "$CARGO_TARGET_DIR/packages/wasm32-unknown-unknown/release-wasm-speed/build" -name o200k_base.parents -path '*ctxguard-core-*' -printf '%T@ %h\n' 2>/dev/null | sort -n | tail -1 | cut -d' ' -f2)
 node tests/bench/wasm-sections.mjs "$pkg/ctxguard_core_bg.wasm" ${tables:+"$tables"} >"$out/sections.txt"
 args=(--pkg "$root/$pkg" --load-start "$load_start" --sections "$out/sections.txt")
 [ -d "$out/criterion" ] && args+=(--criterion "$out/criterion")

@@ -21,6 +21,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/env.sh
+# The packages' wasm32 release builds share nothing with the native and test builds, so they
+# have a target dir of their own: scripts/test.sh runs this beside `cargo test` (which holds
+# its target dir's lock for the whole run) instead of after it.
+export CARGO_TARGET_DIR="$CARGO_TARGET_DIR/packages"
 
 force=0
 names=()

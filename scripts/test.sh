@@ -4,7 +4,9 @@
 #   lint     cargo fmt, clippy (native, and wasm32 for every crate that ships to
 #            browsers), the TypeScript contract check, the licence check;
 #   cargo    cargo test --workspace (unit, property, conformance and fuzz-replay tests);
-#   tests/*  every folder with a run.sh (browser suites, npm hosts, examples).
+#   tests/*  every folder with a run.sh (browser suites, npm hosts, examples);
+# the npm packages those suites load are built in the background meanwhile
+# (scripts/build-packages.sh, in a target dir of its own).
 # One line per suite (PASS/FAIL, its count, its seconds), then
 # `total: N passed, M failed`; exits non-zero when any suite failed. Each suite's
 # count comes from its own output (cargo's `test result:` lines, the runners'
@@ -47,7 +49,35 @@ fi
 bash scripts/setup.sh || { echo "test.sh: setup failed" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ctxguard-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+
+# The npm packages (wasm32 release builds, in a target dir of their own) are built in the
+# background while lint and cargo run, which leave a core idle for much of their time (a test
+# binary's run, a single-unit link); the suites that use them wait for it (wait_packages) and
+# then find them up to date. A run of one suite (--only) builds what it needs itself.
+packages_pid=""
+if [ -z "$only" ]; then
+  setsid bash -c 'started=$(date +%s)
+    bash scripts/build-packages.sh core toolbar; status=$?
+    echo "(built in $(( $(date +%s) - started )) s)"; exit $status' >"$work/packages.log" 2>&1 &
+  packages_pid=$!
+fi
+wait_packages() {
+  [ -n "$packages_pid" ] || return 0
+  local status=0
+  wait "$packages_pid" || status=$?
+  packages_pid=""
+  if [ "$status" = 0 ]; then
+    printf '\n==> the packages, built beside lint and cargo\n'
+  else
+    printf '\n==> the packages failed to build beside lint and cargo (the suites build them again)\n'
+  fi
+  cat "$work/packages.log"
+}
+stop_packages() {
+  if [ -n "$packages_pid" ]; then kill -- "-$packages_pid" 2>/dev/null || kill "$packages_pid" 2>/dev/null; fi
+  return 0
+}
+trap 'stop_packages; rm -rf "$work"' EXIT
 
 # The lint steps, each a pass or a failure of its own; all run.
 lint() {
@@ -110,6 +140,7 @@ total_failed=0
 any_failed=0
 for name in "${suites[@]}"; do
   [ -n "$only" ] && [ "$name" != "$only" ] && continue
+  case "$name" in lint|cargo|web) ;; *) wait_packages ;; esac
   printf '\n==> %s\n' "$name"
   case "$name" in e2e|examples) relay_binary ;; esac
   log="$work/$name.log"

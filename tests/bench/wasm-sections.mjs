@@ -4,7 +4,8 @@
 //
 // Usage: node tests/bench/wasm-sections.mjs WASM [OUT_DIR]
 //   OUT_DIR: core's build-script output folder holding the tables
-//   ($CARGO_TARGET_DIR/wasm32-unknown-unknown/release-wasm-speed/build/ctxguard-core-*/out).
+//   ($CARGO_TARGET_DIR/packages/wasm32-unknown-unknown/release-wasm-speed/build/ctxguard-core-*/out:
+//   scripts/build-packages.sh builds in a target dir of its own).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants } from "node:zlib";
