@@ -1,13 +1,15 @@
 //! The pre-tokenizers' ASCII fast paths for o200k and cl100k: pieces that
-//! start with an ASCII byte and stay in ASCII, found eight bytes at a time.
+//! start with an ASCII byte and stay in ASCII.
 //!
-//! Each load of eight bytes (a `u64`, the same code natively and in wasm32)
-//! is classified into byte-lane masks (0x80 in each lane of the class:
-//! letters, capitals, lower case, digits, whitespace, line ends,
-//! punctuation) with a few additions and ands (SWAR), and a run's end is the
-//! first lane outside its class, by `trailing_zeros`. Bytes past the text's
-//! end load as zero, which is in no class but punctuation: every run is cut
-//! at the text's end.
+//! Words, most of the pieces of prose and code, are found eight bytes at a
+//! time: one load (a `u64`, the same code natively and in wasm32) is
+//! classified into byte-lane masks (0x80 in each lane of a class: capitals,
+//! lower case, letters) with a few additions and ands (SWAR), and the word's
+//! end is the first lane outside the class, by `trailing_zeros`. The other
+//! pieces (numbers, punctuation, whitespace) are one to three bytes in most
+//! text and are read byte by byte from a table of kinds: classifying their
+//! runs eight bytes at a time measured slower (callgrind, `count_once` on
+//! the bench's code: 49.5 -> 50.5 instructions a byte for whitespace runs).
 //!
 //! Exactness first: every function answers `None` where a byte above 0x7F
 //! (a non-ASCII letter, digit, mark, space or case fold) could change the
@@ -84,24 +86,6 @@ fn letter_lanes(x: u64) -> u64 {
     in_range(x | (0x20 * ONES), b'a', b'z')
 }
 
-/// ASCII `\s` lanes: `\t`, `\n`, vertical tab, form feed, `\r` and the space.
-#[inline(always)]
-fn space_lanes(x: u64) -> u64 {
-    in_range(x, 0x09, 0x0D) | in_range(x, b' ', b' ')
-}
-
-/// `\r` and `\n` lanes.
-#[inline(always)]
-fn line_end_lanes(x: u64) -> u64 {
-    in_range(x, b'\n', b'\n') | in_range(x, b'\r', b'\r')
-}
-
-/// ASCII `[^\s\p{L}\p{N}]` lanes (zero bytes past the text's end among them).
-#[inline(always)]
-fn punct_lanes(x: u64) -> u64 {
-    !(letter_lanes(x) | in_range(x, b'0', b'9') | space_lanes(x) | x) & HIGHS
-}
-
 /// How many lanes from the lowest on are set in the lane mask `m`.
 #[inline(always)]
 fn leading_lanes(m: u64) -> usize {
@@ -121,82 +105,50 @@ fn run_of(b: &[u8], mut i: usize, class: impl Fn(u64) -> u64) -> usize {
     }
 }
 
-/// An ASCII word's start and its first bytes, as one load found them.
-#[derive(Clone, Copy)]
-struct Word {
-    /// The offset of its first letter.
-    start: usize,
-    /// The eight bytes loaded at the piece's start, shifted so that the first
-    /// letter is in the lowest lane.
-    head: u64,
-    /// How many lanes of `head` are loaded bytes: 8, or 7 after a prefix
-    /// byte (the top lane is then zero, which ends every run).
-    lanes: usize,
+/// The end of `[A-Z]*[a-z]*` at `q` (o200k's word shapes): most words take one load.
+#[inline(always)]
+fn case_end(b: &[u8], q: usize) -> usize {
+    let x = load8(b, q);
+    let u = leading_lanes(in_range(x, b'A', b'Z'));
+    if u == 8 {
+        let i = run_of(b, q + 8, |x| in_range(x, b'A', b'Z'));
+        return run_of(b, i, |x| in_range(x, b'a', b'z'));
+    }
+    // Shifting in zero bytes from the top: they end the lower-case run.
+    let l = leading_lanes(in_range(x >> (8 * u), b'a', b'z'));
+    if u + l < 8 {
+        q + u + l
+    } else {
+        run_of(b, q + 8, |x| in_range(x, b'a', b'z'))
+    }
 }
 
-impl Word {
-    /// The word that starts at `p` or after one prefix byte there
-    /// (`[^\r\n\p{L}\p{N}]`, not an apostrophe unless `apostrophe_prefix`);
-    /// `None` when no ASCII letter starts there.
-    #[inline(always)]
-    fn at(b: &[u8], p: usize, apostrophe_prefix: bool) -> Option<Word> {
-        let x = load8(b, p);
-        let c0 = x as u8;
-        if KIND[usize::from(c0)] & K_LETTER != 0 {
-            return Some(Word {
-                start: p,
-                head: x,
-                lanes: 8,
-            });
-        }
-        // Past the text's end the second byte loads as zero, which is no letter.
-        let c1 = (x >> 8) as u8;
-        let prefix = KIND[usize::from(c0)] & K_PREFIX != 0 && (apostrophe_prefix || c0 != b'\'');
-        (prefix && KIND[usize::from(c1)] & K_LETTER != 0).then_some(Word {
-            start: p + 1,
-            head: x >> 8,
-            lanes: 7,
-        })
+/// The end of `[A-Za-z]*` at `q` (cl100k's words).
+#[inline(always)]
+fn letters_end(b: &[u8], q: usize) -> usize {
+    let n = leading_lanes(letter_lanes(load8(b, q)));
+    if n < 8 {
+        q + n
+    } else {
+        run_of(b, q + 8, letter_lanes)
     }
+}
 
-    /// The end of `[A-Z]*[a-z]*` (o200k's word shapes): most words take the one load.
-    #[inline(always)]
-    fn case_end(self, b: &[u8]) -> usize {
-        let Word { start, head, lanes } = self;
-        let u = leading_lanes(in_range(head, b'A', b'Z'));
-        if u == lanes {
-            let i = run_of(b, start + lanes, |x| in_range(x, b'A', b'Z'));
-            return run_of(b, i, |x| in_range(x, b'a', b'z'));
-        }
-        // Shifting in zero bytes from the top: they end the lower-case run.
-        let l = leading_lanes(in_range(head >> (8 * u), b'a', b'z'));
-        if u + l < lanes {
-            start + u + l
-        } else {
-            run_of(b, start + lanes, |x| in_range(x, b'a', b'z'))
-        }
-    }
-
-    /// The end of `[A-Za-z]*` (cl100k's words).
-    #[inline(always)]
-    fn letters_end(self, b: &[u8]) -> usize {
-        let n = leading_lanes(letter_lanes(self.head));
-        if n < self.lanes {
-            self.start + n
-        } else {
-            run_of(b, self.start + self.lanes, letter_lanes)
-        }
-    }
-
-    /// The byte at `end` (0 past the text's end), from the load when it holds it.
-    #[inline(always)]
-    fn byte_at(self, b: &[u8], end: usize) -> u8 {
-        let lane = end - self.start;
-        if lane < self.lanes {
-            (self.head >> (8 * lane)) as u8
-        } else {
-            b.get(end).copied().unwrap_or(0)
-        }
+/// Where a word's first letter is: at `p`, or after one prefix byte
+/// (`[^\r\n\p{L}\p{N}]`, not an apostrophe unless `apostrophe_prefix`);
+/// `None` when no ASCII letter starts there.
+#[inline(always)]
+fn word_start(b: &[u8], p: usize, apostrophe_prefix: bool) -> Option<usize> {
+    let k0 = kind(b, p);
+    if k0 & K_LETTER != 0 {
+        Some(p)
+    } else if k0 & K_PREFIX != 0
+        && kind(b, p + 1) & K_LETTER != 0
+        && (apostrophe_prefix || b.get(p) != Some(&b'\''))
+    {
+        Some(p + 1)
+    } else {
+        None
     }
 }
 
@@ -205,10 +157,11 @@ impl Word {
 /// else, including a word that a non-ASCII byte or an apostrophe may extend.
 #[inline(always)]
 pub(super) fn o200k_word(b: &[u8], p: usize) -> Option<usize> {
-    let word = Word::at(b, p, true)?;
-    let j = word.case_end(b);
-    let c = word.byte_at(b, j);
-    (c < 0x80 && c != b'\'').then_some(j)
+    let j = case_end(b, word_start(b, p, true)?);
+    match b.get(j) {
+        Some(&c) if c >= 0x80 || c == b'\'' => None,
+        _ => Some(j),
+    }
 }
 
 /// cl100k's most common pieces, `[^\r\n\p{L}\p{N}]?[A-Za-z]+`, eight bytes at
@@ -216,9 +169,11 @@ pub(super) fn o200k_word(b: &[u8], p: usize) -> Option<usize> {
 /// contraction), including a word that a non-ASCII byte may extend.
 #[inline(always)]
 pub(super) fn cl100k_word(b: &[u8], p: usize) -> Option<usize> {
-    let word = Word::at(b, p, false)?;
-    let j = word.letters_end(b);
-    (word.byte_at(b, j) < 0x80).then_some(j)
+    let j = letters_end(b, word_start(b, p, false)?);
+    match b.get(j) {
+        Some(&c) if c >= 0x80 => None,
+        _ => Some(j),
+    }
 }
 
 /// `(?i:'s|'t|'re|'ve|'m|'ll|'d)` at `i`: its end, or `i` where there is
@@ -253,21 +208,40 @@ enum Rules {
     Cl100k,
 }
 
-/// o200k's pieces that start with an ASCII byte and stay in ASCII; `None` sends the rest to the general path.
+/// An ASCII word at `q` byte by byte: `[A-Z]*[a-z]+` or `[A-Z]+`, as o200k's
+/// first two alternatives match it; `None` when a non-ASCII byte could change the match.
 #[inline]
+fn ascii_word(b: &[u8], q: usize) -> Option<usize> {
+    let mut i = q;
+    while kind(b, i) & K_UPPER != 0 {
+        i += 1;
+    }
+    let mut j = i;
+    while kind(b, j) & K_LOWER != 0 {
+        j += 1;
+    }
+    if kind(b, j) & K_HIGH != 0 {
+        return None;
+    }
+    // ASCII capitals are not lowerish: with no lowercase after them, the second alternative takes them.
+    (j > q).then_some(j)
+}
+
+/// o200k's pieces that start with an ASCII byte and stay in ASCII; `None` sends the rest to the general path.
+#[inline(always)]
 pub(super) fn o200k_piece(b: &[u8], p: usize) -> Option<usize> {
-    if let Some(word) = Word::at(b, p, true) {
-        let j = word.case_end(b);
-        if kind(b, j) & K_HIGH != 0 {
-            return None;
-        }
-        return contraction(b, j);
+    let k0 = kind(b, p);
+    if k0 & K_LETTER != 0 {
+        return contraction(b, ascii_word(b, p)?);
+    }
+    if k0 & K_PREFIX != 0 && kind(b, p + 1) & K_LETTER != 0 {
+        return contraction(b, ascii_word(b, p + 1)?);
     }
     piece(b, p, Rules::O200k)
 }
 
 /// cl100k's pieces that start with an ASCII byte and stay in ASCII; `None` sends the rest to the general path.
-#[inline]
+#[inline(always)]
 pub(super) fn cl100k_piece(b: &[u8], p: usize) -> Option<usize> {
     if b.get(p) == Some(&b'\'') {
         let e = contraction(b, p)?;
@@ -275,15 +249,15 @@ pub(super) fn cl100k_piece(b: &[u8], p: usize) -> Option<usize> {
             return Some(e);
         }
     }
-    if let Some(word) = Word::at(b, p, true) {
-        let j = word.letters_end(b);
+    if let Some(q) = word_start(b, p, true) {
+        let j = letters_end(b, q);
         return (kind(b, j) & K_HIGH == 0).then_some(j);
     }
     piece(b, p, Rules::Cl100k)
 }
 
 /// The pieces that are not words: numbers, punctuation, whitespace.
-#[inline]
+#[inline(always)]
 fn piece(b: &[u8], p: usize, rules: Rules) -> Option<usize> {
     let c0 = *b.get(p)?;
     let k0 = KIND[usize::from(c0)];
@@ -292,15 +266,14 @@ fn piece(b: &[u8], p: usize, rules: Rules) -> Option<usize> {
         return None; // a non-ASCII letter after a prefix char, or a run that goes on
     }
     if k0 & K_DIGIT != 0 {
-        // `\p{N}{1,3}`: the zero bytes past the end are no digits.
-        let n = leading_lanes(in_range(load8(b, p), b'0', b'9')).min(3);
-        return (n == 3 || kind(b, p + n) & K_HIGH == 0).then_some(p + n);
+        // `\p{N}{1,3}`.
+        let mut i = p + 1;
+        while i < p + 3 && kind(b, i) & K_DIGIT != 0 {
+            i += 1;
+        }
+        return (i == p + 3 || kind(b, i) & K_HIGH == 0).then_some(i);
     }
     if k0 & K_SPACE != 0 && !(c0 == b' ' && k1 & K_PUNCT != 0) {
-        if k1 & K_SPACE == 0 {
-            // One whitespace char before an ASCII non-space or the end: a piece under every rule.
-            return Some(p + 1);
-        }
         return space_piece(b, p, rules);
     }
     // ` ?[^\s\p{L}\p{N}]+` then `[\r\n/]*` (o200k) or `[\r\n]*` (cl100k).
@@ -311,20 +284,23 @@ fn piece(b: &[u8], p: usize, rules: Rules) -> Option<usize> {
     } else {
         return None;
     };
-    let mut i = if kind(b, start + 1) & K_PUNCT == 0 {
-        start + 1
-    } else {
-        run_of(b, start + 1, punct_lanes)
-    };
+    let mut i = start + 1;
+    while kind(b, i) & K_PUNCT != 0 {
+        i += 1;
+    }
     if kind(b, i) & K_HIGH != 0 {
         return None;
     }
-    while let Some(b'\r' | b'\n') = b.get(i) {
-        i += 1;
-    }
-    if rules == Rules::O200k {
-        while let Some(b'\r' | b'\n' | b'/') = b.get(i) {
-            i += 1;
+    match rules {
+        Rules::O200k => {
+            while let Some(b'\r' | b'\n' | b'/') = b.get(i) {
+                i += 1;
+            }
+        }
+        Rules::Cl100k => {
+            while let Some(b'\r' | b'\n') = b.get(i) {
+                i += 1;
+            }
         }
     }
     Some(i)
@@ -332,27 +308,16 @@ fn piece(b: &[u8], p: usize, rules: Rules) -> Option<usize> {
 
 /// A run of ASCII whitespace at `p` not followed by a non-ASCII byte:
 /// `\s*[\r\n]+` (to its last line end), `\s+(?!\S)` (all but its last
-/// char before a non-space) or `\s+`, in the order of `rules`.
-#[inline]
+/// char before a non-space) or `\s+`, in the order of `rules`. Byte by byte:
+/// eight at a time measured slower (most runs are one or two bytes).
+#[inline(always)]
 fn space_piece(b: &[u8], p: usize, rules: Rules) -> Option<usize> {
     let mut i = p;
     let mut last_line_end = None;
-    loop {
-        let x = load8(b, i);
-        let n = leading_lanes(space_lanes(x));
-        let run = if n == 8 {
-            HIGHS
-        } else {
-            HIGHS & ((1 << (8 * n)) - 1)
-        };
-        let ends = line_end_lanes(x) & run;
-        if ends != 0 {
-            last_line_end = Some(i + (63 - ends.leading_zeros() as usize) / 8 + 1);
-        }
-        // The zero bytes past the end are no spaces: `i` stays within the text.
-        i += n;
-        if n < 8 || i >= b.len() {
-            break;
+    while kind(b, i) & K_SPACE != 0 {
+        i += 1;
+        if matches!(b[i - 1], b'\r' | b'\n') {
+            last_line_end = Some(i);
         }
     }
     if kind(b, i) & K_HIGH != 0 {
@@ -377,48 +342,21 @@ mod tests {
     #[test]
     fn lane_masks_agree_with_the_class_table() {
         for byte in 0..=255u8 {
+            let m = if byte < 0x80 {
+                ASCII[usize::from(byte)]
+            } else {
+                0
+            };
             for lane in 0..8 {
                 let x = u64::from(byte) << (8 * lane);
-                let bit = 0x80u64 << (8 * lane);
-                let set = |m: u64| m & bit != 0;
-                let m = if byte < 0x80 {
-                    ASCII[usize::from(byte)]
-                } else {
-                    0
-                };
-                let ascii = byte < 0x80;
-                assert_eq!(set(letter_lanes(x)), ascii && m & LETTER != 0, "{byte:#x}");
-                assert_eq!(
-                    set(in_range(x, b'A', b'Z')),
-                    ascii && m & UPPERISH != 0,
-                    "{byte:#x}"
-                );
-                assert_eq!(
-                    set(in_range(x, b'a', b'z')),
-                    ascii && m & LOWERISH != 0,
-                    "{byte:#x}"
-                );
-                assert_eq!(
-                    set(in_range(x, b'0', b'9')),
-                    ascii && m & NUMBER != 0,
-                    "{byte:#x}"
-                );
-                assert_eq!(set(space_lanes(x)), ascii && m & SPACE != 0, "{byte:#x}");
-                assert_eq!(
-                    set(punct_lanes(x)),
-                    ascii && m & (SPACE | LETTER | NUMBER) == 0,
-                    "{byte:#x}"
-                );
-                assert_eq!(
-                    set(line_end_lanes(x)),
-                    byte == b'\r' || byte == b'\n',
-                    "{byte:#x}"
-                );
-                // The other lanes (zero bytes) are only ever punctuation.
+                let set = |lanes: u64| lanes & (0x80u64 << (8 * lane)) != 0;
+                assert_eq!(set(letter_lanes(x)), m & LETTER != 0, "{byte:#x}");
+                assert_eq!(set(in_range(x, b'A', b'Z')), m & UPPERISH != 0, "{byte:#x}");
+                assert_eq!(set(in_range(x, b'a', b'z')), m & LOWERISH != 0, "{byte:#x}");
+                // The other lanes (zero bytes) are in no class.
                 let others = !(0xFFu64 << (8 * lane)) & HIGHS;
                 assert_eq!(letter_lanes(x) & others, 0);
-                assert_eq!(space_lanes(x) & others, 0);
-                assert_eq!(punct_lanes(x) & others, others);
+                assert_eq!(in_range(x, b'a', b'z') & others, 0);
             }
         }
     }
