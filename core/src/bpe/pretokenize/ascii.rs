@@ -93,14 +93,15 @@ fn leading_lanes(m: u64) -> usize {
 }
 
 /// The end of the run of bytes whose lanes `class` sets, from `i` on, eight
-/// at a time, cut at the text's end.
+/// at a time. The class must not hold the zero byte: the zero bytes loaded
+/// past the text's end then end every run there.
 #[inline(always)]
 fn run_of(b: &[u8], mut i: usize, class: impl Fn(u64) -> u64) -> usize {
     loop {
         let n = leading_lanes(class(load8(b, i)));
         i += n;
-        if n < 8 || i >= b.len() {
-            return i.min(b.len());
+        if n < 8 {
+            return i;
         }
     }
 }
