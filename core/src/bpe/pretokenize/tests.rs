@@ -8,9 +8,9 @@ use super::*;
 use proptest::prelude::*;
 
 /// One char of each class the fast paths or the general paths distinguish.
-const ALPHABET: [&str; 24] = [
-    "a", "B", "s", "T", "e", "L", "r", "v", "7", " ", "\n", "\r", "\t", "'", ".", "/", "\0", "é",
-    "É", "中", "\u{a0}", "\u{301}", "٣", "ſ",
+const ALPHABET: [&str; 26] = [
+    "a", "B", "s", "T", "d", "M", "e", "L", "r", "v", "7", " ", "\n", "\r", "\t", "'", ".", "/",
+    "\0", "é", "É", "中", "\u{a0}", "\u{301}", "٣", "ſ",
 ];
 
 /// A fast path: the piece's end, or `None` to ask the general path.
