@@ -372,6 +372,41 @@ fn ascii_words_of_every_length_and_shape_encode_identically() {
 }
 
 #[test]
+fn ascii_runs_of_every_class_and_length_encode_identically() {
+    // The o200k and cl100k fast paths read whitespace, punctuation and digit
+    // runs eight bytes at a time: runs of 1 to 20 bytes (their ends in every
+    // lane of a load), a line end at every place of a space run, each before
+    // what may extend or end them, and at the text's end.
+    let mut cases = Vec::new();
+    for n in 1..=20 {
+        for unit in [" ", "\n", "\t", "\r\n", ".", "/", "-", "'", "7"] {
+            let run = unit.repeat(n);
+            for (before, after) in [
+                ("", ""),
+                ("x", "y"),
+                (" ", "."),
+                ("(", "\n/"),
+                ("", "\u{a0}"),
+                ("", "é"),
+                ("", "٣"),
+                ("a", "'s"),
+            ] {
+                cases.push(format!("{before}{run}{after}"));
+            }
+        }
+        for m in 0..=n {
+            let text = format!("{}\n{}", " ".repeat(m), " ".repeat(n - m));
+            cases.push(format!("{text}x"));
+            cases.push(text);
+        }
+    }
+    for case in &cases {
+        check(case).unwrap_or_else(|e| panic!("{e}"));
+    }
+    check(&cases.join("")).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
 fn texts_that_overflow_the_piece_caches_arenas_encode_identically() {
     // Distinct pieces of 17 to 64 bytes (keys in the byte arena, 1 MiB) of
     // several tokens each (results in the token arena): the cache empties

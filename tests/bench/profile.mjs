@@ -16,7 +16,7 @@ import { pathToFileURL } from "node:url";
 /** The engine's parts, first match wins: by the function a line was counted in, then by its file. */
 const PARTS = [
   ["merging", (file, fn) => /merge::|window::|tables::|vocab::Vocabulary/.test(fn)],
-  ["pre-tokenizer", (file, fn) => /pretokenize|unicode/.test(fn) || /pretokenize\.rs|unicode\.rs/.test(file)],
+  ["pre-tokenizer", (file, fn) => /pretokenize|unicode/.test(fn) || /pretokenize(\.rs|\/)|unicode\.rs/.test(file)],
   ["piece cache", (file, fn) => /memo::/.test(fn) || /memo\.rs/.test(file)],
   ["count loop", () => true],
 ];

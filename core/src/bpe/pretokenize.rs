@@ -3,59 +3,19 @@
 //! leftmost-first semantics fancy-regex gives them, but in one forward pass
 //! with no regex to compile. Each `*_next` returns the end of the piece that
 //! starts at `p`; every position starts a piece, so pieces tile the text.
+//!
+//! o200k's and cl100k's pieces go through `ascii` first, which finds the
+//! pieces made of ASCII bytes eight bytes at a time; it hands anything a
+//! non-ASCII byte may decide to the general paths here (`o200k_general`,
+//! `cl100k_general`), which read chars and their Unicode classes. The tests
+//! compare both on every offset of texts over every class they tell apart.
+
+mod ascii;
 
 use super::unicode::{
-    class, ASCII, FOLD_D, FOLD_E, FOLD_L, FOLD_M, FOLD_R, FOLD_S, FOLD_T, FOLD_V, LETTER, LOWERISH,
+    class, FOLD_D, FOLD_E, FOLD_L, FOLD_M, FOLD_R, FOLD_S, FOLD_T, FOLD_V, LETTER, LOWERISH,
     NUMBER, SPACE, UPPERISH,
 };
-use super::vocab::load8;
-
-/// Byte kinds of the ASCII fast paths, derived from the class table (bytes
-/// above 0x7F are `HIGH`: the general path decides for them).
-const K_UPPER: u8 = 1;
-const K_LOWER: u8 = 1 << 1;
-const K_DIGIT: u8 = 1 << 2;
-const K_SPACE: u8 = 1 << 3;
-/// `[^\s\p{L}\p{N}]`.
-const K_PUNCT: u8 = 1 << 4;
-/// `[^\r\n\p{L}\p{N}]`.
-const K_PREFIX: u8 = 1 << 5;
-const K_HIGH: u8 = 1 << 6;
-
-static KIND: [u8; 256] = {
-    let mut kind = [K_HIGH; 256];
-    let mut b = 0;
-    while b < 128 {
-        let m = ASCII[b];
-        let mut k = 0;
-        if m & UPPERISH != 0 {
-            k |= K_UPPER;
-        }
-        if m & LOWERISH != 0 {
-            k |= K_LOWER;
-        }
-        if m & NUMBER != 0 {
-            k |= K_DIGIT;
-        }
-        if m & SPACE != 0 {
-            k |= K_SPACE;
-        }
-        if m & (SPACE | LETTER | NUMBER) == 0 {
-            k |= K_PUNCT;
-        }
-        if m & (LETTER | NUMBER) == 0 && b != b'\r' as usize && b != b'\n' as usize {
-            k |= K_PREFIX;
-        }
-        kind[b] = k;
-        b += 1;
-    }
-    kind
-};
-
-#[inline]
-fn kind(b: &[u8], i: usize) -> u8 {
-    b.get(i).map_or(0, |&x| KIND[usize::from(x)])
-}
 
 /// Which pre-tokenizer an encoding uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +43,7 @@ pub(crate) struct Gpt2;
 impl Split for O200k {
     #[inline(always)]
     fn end(s: &str, p: usize) -> usize {
-        match o200k_word(s.as_bytes(), p) {
+        match ascii::o200k_word(s.as_bytes(), p) {
             Some(e) => e,
             None => o200k_next(s, p),
         }
@@ -93,7 +53,10 @@ impl Split for O200k {
 impl Split for Cl100k {
     #[inline(always)]
     fn end(s: &str, p: usize) -> usize {
-        cl100k_next(s, p)
+        match ascii::cl100k_word(s.as_bytes(), p) {
+            Some(e) => e,
+            None => cl100k_next(s, p),
+        }
     }
 }
 
@@ -296,160 +259,24 @@ fn space_before_word(run_end: usize, last_start: usize, count: usize) -> usize {
     }
 }
 
-/// An ASCII word at `q`: `[A-Z]*[a-z]+` or `[A-Z]+`, as o200k's first two
-/// alternatives match it; `None` when a non-ASCII byte could change the match.
-#[inline]
-fn ascii_word(b: &[u8], q: usize) -> Option<usize> {
-    let mut i = q;
-    while kind(b, i) & K_UPPER != 0 {
-        i += 1;
-    }
-    let mut j = i;
-    while kind(b, j) & K_LOWER != 0 {
-        j += 1;
-    }
-    if kind(b, j) & K_HIGH != 0 {
-        return None;
-    }
-    // ASCII capitals are not lowerish: with no lowercase after them, the second alternative takes them.
-    (j > q).then_some(j)
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// For each byte of `x`, 0x80 where it is in `lo..=hi` (both ASCII), else 0.
-#[inline]
-fn in_range(x: u64, lo: u8, hi: u8) -> u64 {
-    let x7 = x & !HIGHS;
-    let ge = x7 + u64::from(0x80 - lo) * ONES;
-    let le = u64::from(0x80 + hi) * ONES - x7;
-    ge & le & !x & HIGHS
-}
-
-/// How many bytes from `i` on are in `lo..=hi`, eight at a time.
-#[inline]
-fn run_of(b: &[u8], mut i: usize, lo: u8, hi: u8) -> usize {
-    loop {
-        let m = in_range(load8(b, i), lo, hi);
-        let n = (!m & HIGHS).trailing_zeros() as usize / 8;
-        i += n;
-        if n < 8 {
-            return i;
-        }
-    }
-}
-
-/// The end of `[A-Z]*[a-z]*` at `q`: most words take one eight-byte load.
-#[inline(always)]
-fn word_end(b: &[u8], q: usize) -> usize {
-    let x = load8(b, q);
-    let u = (!in_range(x, b'A', b'Z') & HIGHS).trailing_zeros() as usize / 8;
-    if u == 8 {
-        return run_of(b, run_of(b, q + 8, b'A', b'Z'), b'a', b'z');
-    }
-    // Shifting in zero bytes from the top: they end the lower-case run.
-    let l = (!in_range(x >> (8 * u), b'a', b'z') & HIGHS).trailing_zeros() as usize / 8;
-    if u + l < 8 {
-        q + u + l
-    } else {
-        run_of(b, q + 8, b'a', b'z')
-    }
-}
-
-/// o200k's most common pieces, an ASCII word with or without one prefix byte
-/// (` word`, `Word`, `(word`), eight bytes at a time; `None` for everything
-/// else, including a word that a non-ASCII byte or an apostrophe may extend.
-#[inline(always)]
-fn o200k_word(b: &[u8], p: usize) -> Option<usize> {
-    let k0 = kind(b, p);
-    let q = if k0 & (K_UPPER | K_LOWER) != 0 {
-        p
-    } else if k0 & K_PREFIX != 0 && kind(b, p + 1) & (K_UPPER | K_LOWER) != 0 {
-        p + 1
-    } else {
-        return None;
-    };
-    let j = word_end(b, q);
-    match b.get(j) {
-        Some(&c) if c >= 0x80 || c == b'\'' => None,
-        _ => Some(j),
-    }
-}
-
-/// o200k's pieces that start with an ASCII byte and stay in ASCII; `None` sends the rest to the general path.
-#[inline]
-fn o200k_ascii(s: &str, p: usize) -> Option<usize> {
-    let b = s.as_bytes();
-    let k0 = kind(b, p);
-    if k0 & (K_UPPER | K_LOWER) != 0 {
-        return ascii_word(b, p).map(|e| contraction(s, e));
-    }
-    let k1 = kind(b, p + 1);
-    if k0 & K_PREFIX != 0 && k1 & (K_UPPER | K_LOWER) != 0 {
-        return ascii_word(b, p + 1).map(|e| contraction(s, e));
-    }
-    if k1 & K_HIGH != 0 {
-        return None; // a non-ASCII letter after a prefix char, or a punctuation run that goes on
-    }
-    if k0 & K_DIGIT != 0 {
-        let mut i = p + 1;
-        while i < p + 3 && kind(b, i) & K_DIGIT != 0 {
-            i += 1;
-        }
-        return (i == p + 3 || kind(b, i) & K_HIGH == 0).then_some(i);
-    }
-    if k0 & K_SPACE != 0 && !(b[p] == b' ' && k1 & K_PUNCT != 0) {
-        return ascii_space(b, p);
-    }
-    // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
-    let start = if k0 & K_PUNCT != 0 {
-        p
-    } else if b[p] == b' ' && k1 & K_PUNCT != 0 {
-        p + 1
-    } else {
-        return None;
-    };
-    let mut i = start + 1;
-    while kind(b, i) & K_PUNCT != 0 {
-        i += 1;
-    }
-    if kind(b, i) & K_HIGH != 0 {
-        return None;
-    }
-    while matches!(b.get(i), Some(b'\r' | b'\n' | b'/')) {
-        i += 1;
-    }
-    Some(i)
-}
-
-/// A run of ASCII whitespace at `p` not followed by a non-ASCII byte: `\s*[\r\n]+`,
-/// `\s+(?!\S)` or `\s+`, as [`space_run`] and [`space_before_word`] decide them.
-#[inline]
-fn ascii_space(b: &[u8], p: usize) -> Option<usize> {
-    let mut i = p;
-    let mut last_nl_end = None;
-    while kind(b, i) & K_SPACE != 0 {
-        i += 1;
-        if matches!(b[i - 1], b'\r' | b'\n') {
-            last_nl_end = Some(i);
-        }
-    }
-    if kind(b, i) & K_HIGH != 0 {
-        return None; // the run may go on in non-ASCII whitespace
-    }
-    Some(match last_nl_end {
+#[inline(never)]
+fn o200k_next(s: &str, p: usize) -> usize {
+    match ascii::o200k_piece(s.as_bytes(), p) {
         Some(e) => e,
-        None if i == b.len() => i,
-        None => space_before_word(i, i - 1, i - p),
-    })
+        None => o200k_general(s, p),
+    }
 }
 
 #[inline(never)]
-fn o200k_next(s: &str, p: usize) -> usize {
-    if let Some(e) = o200k_ascii(s, p) {
-        return e;
+fn cl100k_next(s: &str, p: usize) -> usize {
+    match ascii::cl100k_piece(s.as_bytes(), p) {
+        Some(e) => e,
+        None => cl100k_general(s, p),
     }
+}
+
+/// o200k's pieces by the Unicode classes of their chars, whatever they are.
+fn o200k_general(s: &str, p: usize) -> usize {
     let Some(c0) = at(s, p) else { return p };
     let m0 = class(c0);
     let after0 = p + c0.len_utf8();
@@ -490,7 +317,8 @@ fn o200k_next(s: &str, p: usize) -> usize {
     after0
 }
 
-fn cl100k_next(s: &str, p: usize) -> usize {
+/// cl100k's pieces by the Unicode classes of their chars, whatever they are.
+fn cl100k_general(s: &str, p: usize) -> usize {
     let Some(c0) = at(s, p) else { return p };
     let after0 = p + c0.len_utf8();
     if c0 == '\'' {
@@ -566,3 +394,6 @@ fn gpt2_next(s: &str, p: usize) -> usize {
     }
     after0
 }
+
+#[cfg(test)]
+mod tests;
