@@ -350,15 +350,17 @@ pub fn detect(bytes: &[u8]) -> Detection {
     detector.finish()
 }
 
+/// One pass over an input: hands its pieces, in order, to the argument
+/// until that answers false (it wants no more), or fails as the reader does.
+pub type Pass<'a, E> = dyn FnMut(&mut dyn FnMut(&[u8]) -> bool) -> Result<(), E> + 'a;
+
 /// [`detect`] of an input read by passes: `read` hands the whole input, in
 /// pieces, to its argument (which answers whether it wants more) each time
 /// it is called. The first pass feeds the whole-input checks and the
 /// multi-byte group, which settles first in the single feed too: when it
 /// claims the input (as for a long CJK text), the single feed never feeds
 /// the other probers, and neither does this. Otherwise a second pass feeds them.
-pub fn detect_by_passes<E>(
-    read: &mut dyn FnMut(&mut dyn FnMut(&[u8]) -> bool) -> Result<(), E>,
-) -> Result<Detection, E> {
+pub fn detect_by_passes<E>(read: &mut Pass<'_, E>) -> Result<Detection, E> {
     let mut detector = Detector::new();
     detector.reading = 0..1;
     read(&mut |piece| {

@@ -112,9 +112,7 @@ pub fn decode(bytes: &[u8]) -> String {
 /// per candidate name runs its strict decode ([`StreamDecoder`]) until one
 /// takes every byte; the caller then reads the text with a
 /// [`StreamDecoder`] of that codec.
-pub fn choose_by_passes<E>(
-    read: &mut dyn FnMut(&mut dyn FnMut(&[u8]) -> bool) -> Result<(), E>,
-) -> Result<(&'static str, Codec), E> {
+pub fn choose_by_passes<E>(read: &mut chardet::Pass<'_, E>) -> Result<(&'static str, Codec), E> {
     let detection = chardet::detect_by_passes(read)?;
     let mut scratch = String::new();
     for name in candidates(&detection) {

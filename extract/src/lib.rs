@@ -396,7 +396,7 @@ mod tests {
         let text_whole = text_of(&decode::decode(&gbk), max);
         let csv_whole = csv::parse(&latin1, max);
         for (bytes, name, whole) in [
-            (&gbk[..], "server.log", text_whole),
+            (&gbk[..], "server.txt", text_whole),
             (&latin1[..], "people.csv", csv_whole),
         ] {
             assert!(bytes.len() > 4 * source::READ_BUFFER_BYTES);

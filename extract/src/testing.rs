@@ -251,8 +251,8 @@ const TAGS: &[&str] = &[
 fn joined(words: &[&str], picks: &[(Index, Index)]) -> String {
     let mut text = String::new();
     for (word, separator) in picks {
-        text.push_str(*word.get(words));
-        text.push_str(*separator.get(SEPARATORS));
+        text.push_str(word.get::<&str>(words));
+        text.push_str(separator.get::<&str>(SEPARATORS));
     }
     text
 }
@@ -301,7 +301,7 @@ fn one_script() -> impl Strategy<Value = Vec<u8>> {
                     Some(picks) => text.push_str(&joined(script.words, &picks)),
                     None => text.push_str(&joined(ASCII_WORDS, &[(between, between)])),
                 }
-                text.push_str(*between.get(TAGS));
+                text.push_str(between.get::<&str>(TAGS));
             }
             let (bytes, _, _) = encoding.encode(&text);
             bytes.into_owned()

@@ -281,7 +281,7 @@ fn a_big_text_that_is_not_utf8_is_decoded_by_chunks() {
     let decoded = ctxguard_extract::decode::decode(&gbk);
     let expected = parse(&decoded.as_bytes(), ".txt", &Options::default()).expect("UTF-8 text");
     assert_eq!(digest, fnv1a(expected.text.as_bytes()), "the text differs");
-    // held whole, the upload's text alone (UTF-8, half as long again) would
-    // exceed the bound several times over
-    assert!(peak < 8 * 1024 * 1024, "peak {peak} bytes");
+    // held whole, the decoded text alone (UTF-8, half as long again as the
+    // upload: some 24 MB) would exceed the bound twice over
+    assert!(peak < 12 * 1024 * 1024, "peak {peak} bytes");
 }
