@@ -4,7 +4,8 @@
 //!
 //! Each line is `{"mode", "hex", ...}`:
 //! - `codec`: `codec` (a Python codec name) and `text` (the strict decode, or null when it fails);
-//! - `detect`: `encoding` (or null) and `confidence` (Python's repr, a string), `chardet.detect`'s answer;
+//! - `detect`: `encoding` (or null) and `confidence` (Python's repr, a string), `chardet.detect`'s answer
+//!   (checked of `chardet::detect` and of a `chardet::Detector` fed the input in pieces);
 //! - `decode`: `text`, `_decode_binary_data`'s answer;
 //! - `mime`: `mime`, `magic.Magic(mime=True).from_buffer`'s answer.
 //!
@@ -56,6 +57,29 @@ fn check(case: &Value, bytes: &[u8]) -> Result<(), String> {
                     "want {want_enc:?} {want_conf:?} got {:?} {:?}",
                     got.encoding, got.confidence
                 ));
+            }
+            // fed in pieces, the detector answers the same
+            for size in [1, 7, 4096] {
+                let mut detector = chardet::Detector::new();
+                for piece in bytes.chunks(size) {
+                    detector.feed(piece);
+                }
+                let pieces = detector.finish();
+                if pieces != got {
+                    return Err(format!("in pieces of {size}: {pieces:?}, at once {got:?}"));
+                }
+            }
+            let by_passes =
+                chardet::detect_by_passes(&mut |each: &mut dyn FnMut(&[u8]) -> bool| {
+                    for piece in bytes.chunks(4096) {
+                        if !each(piece) {
+                            break;
+                        }
+                    }
+                    Ok::<(), ()>(())
+                });
+            if by_passes != Ok(got) {
+                return Err(format!("by passes: {by_passes:?}, at once {got:?}"));
             }
         }
         "decode" => {

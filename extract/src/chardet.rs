@@ -6,6 +6,14 @@
 //! (Russian, Bulgarian, Greek, Thai, Turkish and Hebrew models), the Latin-1
 //! and MacRoman probers, and the ISO-8859 → Windows relabelling.
 //!
+//! The same answer comes from a [`Detector`] fed the input in pieces cut
+//! anywhere, so an upload is detected as it is read, never held whole: each
+//! prober carries from piece to piece what its single feed keeps between
+//! bytes (the last byte, order or class, the filters' states), decides
+//! inside its byte loop as the bytes come, and makes its after-the-loop
+//! checks once, at the end, in the order the single feed would (the
+//! `group.rs` says how a group picks the member that claims the input).
+//!
 //! Not ported: the escape-sequence probers (HZ, ISO-2022-CN/JP/KR), which
 //! chardet runs only on input of 7-bit bytes holding ESC or `~{`; such input
 //! is valid UTF-8, so the decoder never asks (see [`Detection::escape`]).
@@ -19,11 +27,17 @@
 //! either version 2.1 of the License, or (at your option) any later version.
 //! The licence text is `extract/src/chardet/LICENSE`.
 
+mod filters;
+mod group;
 mod latin;
 mod mbcs;
 mod sbcs;
+#[cfg(test)]
+mod stream_tests;
 mod tables;
 mod utf1632;
+
+use group::Group;
 
 /// `ProbingState`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,14 +47,29 @@ enum State {
     NotMe,
 }
 
-/// What every prober answers (`CharSetProber`).
+/// What every prober answers (`CharSetProber`), read piece by piece as if
+/// `feed` had the whole input at once: what `feed` decides inside its byte
+/// loop (a coding error, a certain character) it decides as the bytes come;
+/// what it decides after the loop ([`Prober::settle`]) waits for the end.
 trait Prober {
-    /// Feeds the whole input once; the state afterwards.
-    fn feed(&mut self, bytes: &[u8]) -> State;
+    /// Reads the next piece of the input (the pieces in order are the input).
+    fn feed(&mut self, bytes: &[u8]);
+    /// Whether the byte loop has stopped the prober, so that later bytes change nothing.
+    fn stopped(&self) -> bool;
+    /// The input ended: decisions held for later bytes (filters, windows) are made.
+    fn end(&mut self);
+    /// The state `feed` returns: its after-the-loop checks, run once, after [`Prober::end`].
+    fn settle(&mut self) -> State;
     /// `get_confidence()`.
     fn confidence(&self) -> f64;
     /// `charset_name`.
     fn charset_name(&self) -> Option<&'static str>;
+    /// The prober's name and figures (its members' too), for the tests that
+    /// compare the whole state of two detectors, not only their answers.
+    #[cfg(test)]
+    fn report(&self, out: &mut Vec<(Option<&'static str>, f64)>) {
+        out.push((self.charset_name(), self.confidence()));
+    }
 }
 
 /// Python's `buf[start:end]` on a byte slice: negative bounds count from the
@@ -56,86 +85,6 @@ fn py_slice(buf: &[u8], start: i64, end: i64) -> &[u8] {
         &[]
     } else {
         buf.get(start..end).unwrap_or(&[])
-    }
-}
-
-/// `CharSetGroupProber`: its members, fed in order until one claims the input.
-struct Group {
-    probers: Vec<Box<dyn Prober>>,
-    active: Vec<bool>,
-    state: State,
-    best: Option<usize>,
-}
-
-impl Group {
-    fn new(probers: Vec<Box<dyn Prober>>) -> Self {
-        let active = vec![true; probers.len()];
-        Group {
-            probers,
-            active,
-            state: State::Detecting,
-            best: None,
-        }
-    }
-
-    /// The best active member and its confidence (the first of equals).
-    fn best_guess(&self) -> Option<(usize, f64)> {
-        let mut best: Option<(usize, f64)> = None;
-        for (i, prober) in self.probers.iter().enumerate() {
-            if !self.active.get(i).copied().unwrap_or(false) {
-                continue;
-            }
-            let confidence = prober.confidence();
-            if best.map_or(0.0, |(_, c)| c) < confidence {
-                best = Some((i, confidence));
-            }
-        }
-        best
-    }
-}
-
-impl Prober for Group {
-    fn feed(&mut self, bytes: &[u8]) -> State {
-        let mut active_num = self.probers.len();
-        for (i, prober) in self.probers.iter_mut().enumerate() {
-            match prober.feed(bytes) {
-                State::FoundIt => {
-                    self.best = Some(i);
-                    self.state = State::FoundIt;
-                    return self.state;
-                }
-                State::NotMe => {
-                    if let Some(a) = self.active.get_mut(i) {
-                        *a = false;
-                    }
-                    active_num -= 1;
-                    if active_num == 0 {
-                        self.state = State::NotMe;
-                        return self.state;
-                    }
-                }
-                State::Detecting => {}
-            }
-        }
-        self.state
-    }
-
-    fn confidence(&self) -> f64 {
-        match self.state {
-            State::FoundIt => 0.99,
-            State::NotMe => 0.01,
-            State::Detecting => self.best_guess().map_or(0.0, |(_, c)| c),
-        }
-    }
-
-    fn charset_name(&self) -> Option<&'static str> {
-        let best = match self.state {
-            State::FoundIt => self.best,
-            // NOT_ME keeps no guess of its own: the reference recomputes over active members (none)
-            State::NotMe => None,
-            State::Detecting => self.best_guess().map(|(i, _)| i),
-        };
-        self.probers.get(best?)?.charset_name()
     }
 }
 
@@ -159,6 +108,12 @@ impl Detection {
             escape: false,
         }
     }
+
+    const NONE: Detection = Detection {
+        encoding: None,
+        confidence: 0.0,
+        escape: false,
+    };
 }
 
 /// `MINIMUM_THRESHOLD`.
@@ -179,91 +134,256 @@ fn windows_name(lower: &str) -> Option<&'static str> {
     })
 }
 
-/// `chardet.detect(bytes)`.
-pub fn detect(bytes: &[u8]) -> Detection {
-    let none = Detection {
-        encoding: None,
-        confidence: 0.0,
-        escape: false,
+/// The answer of a known BOM at the start of the input (`head`: its first bytes, up to 4).
+fn bom(head: &[u8]) -> Option<Detection> {
+    let name = if head.starts_with(b"\xEF\xBB\xBF") {
+        "UTF-8-SIG"
+    } else if head.starts_with(b"\xFF\xFE\x00\x00") || head.starts_with(b"\x00\x00\xFE\xFF") {
+        "UTF-32"
+    } else if head.starts_with(b"\xFE\xFF\x00\x00") {
+        "X-ISO-10646-UCS-4-3412"
+    } else if head.starts_with(b"\x00\x00\xFF\xFE") {
+        "X-ISO-10646-UCS-4-2143"
+    } else if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+        "UTF-16"
+    } else {
+        return None;
     };
-    if bytes.is_empty() {
-        return none;
-    }
-    // Known BOMs first.
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        return Detection::of("UTF-8-SIG", 1.0);
-    }
-    if bytes.starts_with(b"\xFF\xFE\x00\x00") || bytes.starts_with(b"\x00\x00\xFE\xFF") {
-        return Detection::of("UTF-32", 1.0);
-    }
-    if bytes.starts_with(b"\xFE\xFF\x00\x00") {
-        return Detection::of("X-ISO-10646-UCS-4-3412", 1.0);
-    }
-    if bytes.starts_with(b"\x00\x00\xFF\xFE") {
-        return Detection::of("X-ISO-10646-UCS-4-2143", 1.0);
-    }
-    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
-        return Detection::of("UTF-16", 1.0);
-    }
-    let high_byte = bytes.iter().any(|&b| b >= 0x80);
-    let escape = !high_byte
-        && (memchr::memchr(0x1B, bytes).is_some() || memchr::memmem::find(bytes, b"~{").is_some());
+    Some(Detection::of(name, 1.0))
+}
 
-    let mut utf1632 = utf1632::Utf1632::default();
-    utf1632.feed(bytes);
-    if let Some(name) = utf1632.found() {
-        return Detection::of(name, 0.85);
+/// `UniversalDetector` fed an input piece by piece, then closed: the
+/// answer is `detect()`'s for the whole input at once, wherever the pieces
+/// are cut, in memory bounded by the probers' counters (a piece is read,
+/// never kept). The single feed's whole-buffer checks (a high byte, an
+/// escape, a byte 0x80-0x9F) are flags carried from piece to piece.
+pub struct Detector {
+    /// The input's first bytes (a BOM is at most 4).
+    head: [u8; 4],
+    head_len: usize,
+    /// The answer of a BOM, known once the first 4 bytes are.
+    bom: Option<Detection>,
+    high_byte: bool,
+    /// An ESC or `~{` was seen (`ESC_DETECTOR`).
+    escape: bool,
+    /// The last byte read was `~`.
+    tilde: bool,
+    /// A byte 0x80-0x9F was seen (`WIN_BYTE_DETECTOR`).
+    win_bytes: bool,
+    utf1632: utf1632::Utf1632,
+    /// The multi-byte group, the single-byte group, Latin-1 and MacRoman, in the detector's order.
+    probers: Vec<Box<dyn Prober>>,
+    /// The probers this pass over the input feeds.
+    reading: std::ops::Range<usize>,
+    /// Whether this pass feeds the whole-input checks (the first pass does).
+    checking: bool,
+}
+
+impl Default for Detector {
+    fn default() -> Self {
+        Detector::new()
+    }
+}
+
+impl Detector {
+    /// A detector before any byte.
+    pub fn new() -> Self {
+        let probers: Vec<Box<dyn Prober>> = vec![
+            Box::new(Group::new(mbcs::probers())),
+            Box::new(Group::new(sbcs::probers())),
+            Box::new(latin::ClassModel::latin1()),
+            Box::new(latin::ClassModel::mac_roman()),
+        ];
+        Detector {
+            head: [0; 4],
+            head_len: 0,
+            bom: None,
+            high_byte: false,
+            escape: false,
+            tilde: false,
+            win_bytes: false,
+            utf1632: utf1632::Utf1632::default(),
+            reading: 0..probers.len(),
+            probers,
+            checking: true,
+        }
     }
 
-    if escape {
-        return Detection {
-            escape: true,
-            ..none
+    /// Reads the next piece of the input.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() || self.bom.is_some() {
+            return;
+        }
+        if self.checking {
+            self.check(bytes);
+            if self.bom.is_some() {
+                return;
+            }
+        }
+        let reading = self.reading.clone();
+        for prober in self.probers.get_mut(reading).unwrap_or_default() {
+            if !prober.stopped() {
+                prober.feed(bytes);
+            }
+        }
+    }
+
+    /// The whole-input checks: the BOM, the flags, the UTF-16/32 prober.
+    fn check(&mut self, bytes: &[u8]) {
+        let n = bytes.len().min(self.head.len() - self.head_len);
+        if let (Some(to), Some(from)) = (
+            self.head.get_mut(self.head_len..self.head_len + n),
+            bytes.get(..n),
+        ) {
+            to.copy_from_slice(from);
+            self.head_len += n;
+        }
+        if self.head_len == self.head.len() {
+            self.bom = bom(&self.head);
+            if self.bom.is_some() {
+                return;
+            }
+        }
+        self.high_byte = self.high_byte || bytes.iter().any(|&b| b >= 0x80);
+        if !self.high_byte {
+            // an escape counts only in 7-bit input
+            self.escape = self.escape
+                || memchr::memchr(0x1B, bytes).is_some()
+                || memchr::memmem::find(bytes, b"~{").is_some()
+                || (self.tilde && bytes.first() == Some(&b'{'));
+            self.tilde = bytes.last() == Some(&b'~');
+        }
+        self.win_bytes = self.win_bytes || bytes.iter().any(|&b| (0x80..=0x9F).contains(&b));
+        self.utf1632.feed(bytes);
+    }
+
+    /// The answers known before any prober of the byte groups: no input, a
+    /// BOM, UTF-16/32 by their zero bytes, 7-bit input.
+    fn prelude(&self) -> Option<Detection> {
+        if self.head_len == 0 {
+            return Some(Detection::NONE);
+        }
+        if let Some(known) = self.bom.or_else(|| bom(&self.head[..self.head_len])) {
+            return Some(known);
+        }
+        if let Some(name) = self.utf1632.found() {
+            return Some(Detection::of(name, 0.85));
+        }
+        if !self.high_byte {
+            if self.escape {
+                return Some(Detection {
+                    escape: true,
+                    ..Detection::NONE
+                });
+            }
+            return Some(Detection::of("ascii", 1.0));
+        }
+        None
+    }
+
+    /// `close()`: the answer for everything fed.
+    pub fn finish(mut self) -> Detection {
+        if let Some(known) = self.prelude() {
+            return known;
+        }
+        for prober in &mut self.probers {
+            prober.end();
+        }
+        for prober in &mut self.probers {
+            if prober.settle() == State::FoundIt {
+                return claimed(prober.as_ref());
+            }
+        }
+        let mut best: Option<(&dyn Prober, f64)> = None;
+        for prober in &self.probers {
+            let confidence = prober.confidence();
+            if confidence > best.map_or(0.0, |(_, c)| c) {
+                best = Some((prober.as_ref(), confidence));
+            }
+        }
+        let Some((prober, confidence)) = best else {
+            return Detection::NONE;
         };
+        if confidence <= MINIMUM_THRESHOLD {
+            return Detection::NONE;
+        }
+        let Some(mut name) = prober.charset_name() else {
+            return Detection::NONE;
+        };
+        let lower = name.to_ascii_lowercase();
+        if lower.starts_with("iso-8859") && self.win_bytes {
+            if let Some(windows) = windows_name(&lower) {
+                name = windows;
+            }
+        }
+        Detection::of(name, prober.confidence())
     }
-    if !high_byte {
-        return Detection::of("ascii", 1.0);
-    }
+}
 
-    let mut probers: Vec<Box<dyn Prober>> = vec![
-        Box::new(Group::new(mbcs::probers())),
-        Box::new(Group::new(sbcs::probers())),
-        Box::new(latin::ClassModel::latin1()),
-        Box::new(latin::ClassModel::mac_roman()),
-    ];
-    for prober in &mut probers {
-        if prober.feed(bytes) == State::FoundIt {
-            return match prober.charset_name() {
-                Some(name) => Detection::of(name, prober.confidence()),
-                None => none,
-            };
+#[cfg(test)]
+impl Detector {
+    /// Every prober's figures once the input ended (before any settles), then the answer.
+    fn finish_reporting(mut self) -> (Vec<(Option<&'static str>, f64)>, Detection) {
+        for prober in &mut self.probers {
+            prober.end();
         }
+        let mut report = Vec::new();
+        for prober in &self.probers {
+            prober.report(&mut report);
+        }
+        (report, self.finish())
     }
-    let has_win_bytes = bytes.iter().any(|&b| (0x80..=0x9F).contains(&b));
+}
 
-    let mut best: Option<(&dyn Prober, f64)> = None;
-    for prober in &probers {
-        let confidence = prober.confidence();
-        if confidence > best.map_or(0.0, |(_, c)| c) {
-            best = Some((prober.as_ref(), confidence));
+/// The answer of a prober that claimed the input.
+fn claimed(prober: &dyn Prober) -> Detection {
+    match prober.charset_name() {
+        Some(name) => Detection::of(name, prober.confidence()),
+        None => Detection::NONE,
+    }
+}
+
+/// `chardet.detect(bytes)`: one [`Detector`] fed the whole input.
+pub fn detect(bytes: &[u8]) -> Detection {
+    let mut detector = Detector::new();
+    detector.feed(bytes);
+    detector.finish()
+}
+
+/// One pass over an input: hands its pieces, in order, to the argument
+/// until that answers false (it wants no more), or fails as the reader does.
+pub type Pass<'a, E> = dyn FnMut(&mut dyn FnMut(&[u8]) -> bool) -> Result<(), E> + 'a;
+
+/// [`detect`] of an input read by passes: `read` hands the whole input, in
+/// pieces, to its argument (which answers whether it wants more) each time
+/// it is called. The first pass feeds the whole-input checks and the
+/// multi-byte group, which settles first in the single feed too: when it
+/// claims the input (as for a long CJK text), the single feed never feeds
+/// the other probers, and neither does this. Otherwise a second pass feeds them.
+pub fn detect_by_passes<E>(read: &mut Pass<'_, E>) -> Result<Detection, E> {
+    let mut detector = Detector::new();
+    detector.reading = 0..1;
+    read(&mut |piece| {
+        detector.feed(piece);
+        true
+    })?;
+    if let Some(known) = detector.prelude() {
+        return Ok(known);
+    }
+    if let Some(group) = detector.probers.first_mut() {
+        group.end();
+        if group.settle() == State::FoundIt {
+            return Ok(claimed(group.as_ref()));
         }
     }
-    let Some((prober, confidence)) = best else {
-        return none;
-    };
-    if confidence <= MINIMUM_THRESHOLD {
-        return none;
-    }
-    let Some(mut name) = prober.charset_name() else {
-        return none;
-    };
-    let lower = name.to_ascii_lowercase();
-    if lower.starts_with("iso-8859") && has_win_bytes {
-        if let Some(windows) = windows_name(&lower) {
-            name = windows;
-        }
-    }
-    Detection::of(name, prober.confidence())
+    detector.reading = 1..detector.probers.len();
+    detector.checking = false;
+    read(&mut |piece| {
+        detector.feed(piece);
+        true
+    })?;
+    // `finish` ends and settles the group again: both leave it as it is
+    Ok(detector.finish())
 }
 
 #[cfg(test)]

@@ -3,11 +3,10 @@
 //! lines at `\n` only; rows with a non-blank cell kept, cells stripped, then
 //! the CSV truncation strategy.
 
-use crate::error::{DocumentError, Subject};
 use crate::record::Extracted;
 use crate::text_pass::{PassError, TextPass};
+use crate::truncate;
 use crate::truncate::RowPass;
-use crate::{decode, truncate};
 use thiserror::Error;
 
 /// `csv.field_size_limit()`'s default.
@@ -287,9 +286,16 @@ pub(crate) fn parse_text(text: &dyn TextPass, max_length: i64) -> Result<Extract
     })
 }
 
-/// `_parse_csv_smart` on an upload held in memory: decode, read, keep rows with a non-blank cell, truncate.
-pub(crate) fn parse(bytes: &[u8], max_length: i64) -> Result<Extracted, DocumentError> {
-    let text = decode::decode(bytes);
+/// `_parse_csv_smart` on an upload held in memory: decode, read, keep rows
+/// with a non-blank cell, truncate (the tests' whole-upload oracle: uploads
+/// are read from their source).
+#[cfg(test)]
+pub(crate) fn parse(
+    bytes: &[u8],
+    max_length: i64,
+) -> Result<Extracted, crate::error::DocumentError> {
+    use crate::error::{DocumentError, Subject};
+    let text = crate::decode::decode(bytes);
     parse_text(&text.as_str(), max_length).map_err(|e| match e {
         PassError::Csv(e) => DocumentError::failed(Subject::Csv, e),
         other => DocumentError::failed(Subject::Document, other),

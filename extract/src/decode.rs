@@ -9,6 +9,11 @@
 //!
 //! Each codec is Python's exactly, including which bytes it refuses (a
 //! refusal moves on to the next name): see [`codec`].
+//!
+//! An upload read from a source is decoded the same way without being held
+//! whole: [`choose_by_passes`] makes [`decode_with`]'s choice by passes over
+//! the input's pieces, and a [`StreamDecoder`] of the chosen codec decodes
+//! them piece by piece to the same text.
 
 #[cfg(test)]
 mod bounds;
@@ -16,12 +21,14 @@ pub mod codec;
 mod multi;
 mod single;
 pub(crate) mod steps;
+mod stream;
 mod tables;
 mod utf;
 
 pub use codec::Codec;
 pub use multi::Kind as MultiByte;
 pub use single::Table as SingleByte;
+pub use stream::StreamDecoder;
 
 use crate::chardet;
 
@@ -98,6 +105,40 @@ pub fn decode(bytes: &[u8]) -> String {
     decode_with(bytes).text
 }
 
+/// The name and codec [`decode_with`] picks for an input that is not UTF-8,
+/// chosen by passes over it in bounded memory: `read` hands the input's
+/// pieces, in order, to its argument, which answers whether it wants more.
+/// One or two passes detect ([`chardet::detect_by_passes`]), then one pass
+/// per candidate name runs its strict decode ([`StreamDecoder`]) until one
+/// takes every byte; the caller then reads the text with a
+/// [`StreamDecoder`] of that codec.
+pub fn choose_by_passes<E>(read: &mut chardet::Pass<'_, E>) -> Result<(&'static str, Codec), E> {
+    let detection = chardet::detect_by_passes(read)?;
+    let mut scratch = String::new();
+    for name in candidates(&detection) {
+        let Some(codec) = Codec::lookup(name) else {
+            continue;
+        };
+        if codec == Codec::Latin1 {
+            // every byte is a latin-1 character: nothing to check
+            return Ok((name, codec));
+        }
+        let mut decoder = StreamDecoder::new(codec);
+        let mut accepted = true;
+        read(&mut |piece| {
+            scratch.clear();
+            accepted = decoder.feed(piece, &mut scratch).is_ok();
+            accepted
+        })?;
+        scratch.clear();
+        if accepted && decoder.finish(&mut scratch).is_ok() {
+            return Ok((name, codec));
+        }
+    }
+    // Unreachable: latin-1, the last fallback, takes any bytes.
+    Ok(("latin-1", Codec::Latin1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +165,14 @@ mod tests {
         assert_eq!(candidates(&detection("Windows-1252", 0.73)), FALLBACKS);
         assert_eq!(candidates(&detection("EUC-KR", 0.5)), FALLBACKS);
         assert_eq!(candidates(&detection("EUC-KR", 0.51))[0], "EUC-KR");
+    }
+
+    #[test]
+    fn the_last_fallback_takes_any_bytes() {
+        let last = FALLBACKS[FALLBACKS.len() - 1];
+        assert_eq!(Codec::lookup(last), Some(Codec::Latin1));
+        let every: Vec<u8> = (0..=255).collect();
+        assert!(Codec::Latin1.decode(&every).is_ok());
     }
 
     #[test]

@@ -43,6 +43,8 @@ pub mod preview;
 pub mod record;
 pub mod sniff;
 pub mod source;
+#[cfg(test)]
+mod testing;
 mod text_pass;
 mod truncate;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
@@ -57,7 +59,7 @@ pub use record::{Extracted, PreparedImage, Record, Status, StoredTruncation, Typ
 pub use source::{Source, SourceError, SourceReader};
 pub use truncate::{SheetText, StrategyError, Truncation, TruncationKind};
 
-use text_pass::{PassError, TextPass, Utf8Pass};
+use text_pass::{DecodedPass, PassError, TextPass, Utf8Pass};
 use truncate::Unit;
 
 /// `MAX_EXTRACTED_TEXT_LENGTH`'s default: 500 000 code points.
@@ -161,13 +163,19 @@ fn text_of(text: &str, max: i64) -> Result<Extracted, DocumentError> {
 }
 
 /// A text upload read as a stream: strict UTF-8 by chunks, truncated as it
-/// is read; bytes that are not UTF-8 are decoded as the reference does, which
-/// needs them all (held whole then).
+/// is read; bytes that are not UTF-8 are decoded as the reference does, by
+/// passes over the source ([`DecodedPass`]), never held whole either.
 fn text_of_source(source: &dyn Source, max: i64) -> Result<Extracted, DocumentError> {
+    let failed = |e: PassError| DocumentError::failed(Subject::Document, e);
     match truncate::text_pass(&Utf8Pass::new(source), max) {
         Ok(t) => Ok(truncated(t)),
-        Err(PassError::NotUtf8) => text_of(&decode::decode(&read_whole(source)?), max),
-        Err(e) => Err(DocumentError::failed(Subject::Document, e)),
+        Err(PassError::NotUtf8) => {
+            let decoded = DecodedPass::new(source).map_err(failed)?;
+            truncate::text_pass(&decoded, max)
+                .map(truncated)
+                .map_err(failed)
+        }
+        Err(e) => Err(failed(e)),
     }
 }
 
@@ -180,12 +188,16 @@ fn csv_of(source: &dyn Source, max: i64) -> Result<Extracted, DocumentError> {
         PassError::Csv(e) => DocumentError::failed(Subject::Csv, e),
         other => DocumentError::failed(Subject::Document, other),
     };
+    let decoded = || -> Result<Extracted, DocumentError> {
+        let decoded = DecodedPass::new(source).map_err(failed)?;
+        csv::parse_text(&decoded, max).map_err(failed)
+    };
     match csv::parse_text(&utf8, max) {
         Ok(parsed) => Ok(parsed),
-        Err(PassError::NotUtf8) => csv::parse(&read_whole(source)?, max),
+        Err(PassError::NotUtf8) => decoded(),
         Err(PassError::Csv(e)) => match utf8.pass(&mut |_| Ok(())) {
             Ok(()) => Err(failed(PassError::Csv(e))),
-            Err(PassError::NotUtf8) => csv::parse(&read_whole(source)?, max),
+            Err(PassError::NotUtf8) => decoded(),
             Err(other) => Err(failed(other)),
         },
         Err(e) => Err(failed(e)),
@@ -365,6 +377,37 @@ mod tests {
                 streamed.to_json(true),
                 upload(bytes, name, &options).to_json(true),
                 "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn uploads_that_are_not_utf8_are_read_in_buffers_not_whole() {
+        let log: String = (0..60_000)
+            .map(|i| format!("2026-12-01 信息 第{i}号请求已处理，用户数据文件报告\n"))
+            .collect();
+        let (gbk, _, _) = encoding_rs::GBK.encode(&log);
+        let csv: String = (0..120_000)
+            .map(|i| format!("{i},café {i},\"Zürich, Straße {}\"\n", i % 97))
+            .collect();
+        let (latin1, _, _) = encoding_rs::WINDOWS_1252.encode(&csv);
+        let options = Options::default();
+        let max = options.max_text_length;
+        let text_whole = text_of(&decode::decode(&gbk), max);
+        let csv_whole = csv::parse(&latin1, max);
+        for (bytes, name, whole) in [
+            (&gbk[..], "server.txt", text_whole),
+            (&latin1[..], "people.csv", csv_whole),
+        ] {
+            assert!(bytes.len() > 4 * source::READ_BUFFER_BYTES);
+            assert!(std::str::from_utf8(bytes).is_err());
+            let streamed = upload_source(&NoWholeReads(bytes), name, &options);
+            let parsed = streamed.outcome.expect("parses from buffers");
+            assert!(parsed.is_truncated(), "{name} is over the limit");
+            assert_eq!(
+                Ok(parsed),
+                whole,
+                "{name}: as the whole upload decoded at once"
             );
         }
     }

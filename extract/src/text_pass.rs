@@ -7,14 +7,17 @@
 //!
 //! [`Utf8Pass`] decodes the source as strict UTF-8 by chunks (a sequence cut
 //! by a chunk boundary carried into the next); bytes that are not UTF-8 end
-//! the pass with [`PassError::NotUtf8`], and the caller decodes the upload as
-//! the reference does (chardet's guess, then the fallbacks), which needs every
-//! byte: that text is then read as one piece (`&str` is a [`TextPass`] too).
+//! the pass with [`PassError::NotUtf8`], and the caller reads the upload
+//! through a [`DecodedPass`] instead: decoded as the reference decodes it
+//! (chardet's guess, then the fallbacks), chosen and then read by chunks too,
+//! so that text is never held whole either (`&str` is a [`TextPass`] too,
+//! for a text already in memory).
 
 use crate::csv::CsvError;
+use crate::decode::{self, Codec, CodecError, StreamDecoder};
 use crate::source::{Source, SourceError, SourceReader, READ_BUFFER_BYTES};
 use crate::truncate::StrategyError;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use thiserror::Error;
 
 /// Why a pass over a text stopped.
@@ -32,6 +35,14 @@ pub(crate) enum PassError {
     /// The truncation strategy raised (a degenerate limit).
     #[error(transparent)]
     Strategy(#[from] StrategyError),
+    /// The codec chosen on an earlier pass refused the bytes of a later one.
+    #[error("the upload changed while it was read ({codec} {reason}); pick the file again")]
+    Changed {
+        /// The codec's name, as the reference spelled it.
+        codec: &'static str,
+        /// What it refused.
+        reason: CodecError,
+    },
 }
 
 /// A text that can be read front to back, piece by piece, more than once.
@@ -85,6 +96,81 @@ impl TextPass for Utf8Pass<'_> {
             buf.copy_within(valid..filled, 0);
             carried = filled - valid;
         }
+    }
+}
+
+/// Hands every chunk of `source`, in order, to `each` until it answers false.
+fn read_chunks(source: &dyn Source, each: &mut dyn FnMut(&[u8]) -> bool) -> Result<(), PassError> {
+    let mut reader = SourceReader::whole(source);
+    loop {
+        let chunk = reader.fill_buf().map_err(source_error)?;
+        if chunk.is_empty() || !each(chunk) {
+            return Ok(());
+        }
+        let n = chunk.len();
+        reader.consume(n);
+    }
+}
+
+/// A source that is not UTF-8, decoded as the reference decodes it, one
+/// buffer at a time: the codec is chosen by passes over the source
+/// ([`decode::choose_by_passes`]), then every pass decodes it by chunks.
+pub(crate) struct DecodedPass<'s> {
+    source: &'s dyn Source,
+    name: &'static str,
+    codec: Codec,
+}
+
+impl<'s> DecodedPass<'s> {
+    /// Chooses the codec of `source` (a detection pass, then a check per candidate).
+    pub(crate) fn new(source: &'s dyn Source) -> Result<Self, PassError> {
+        let (name, codec) =
+            decode::choose_by_passes(&mut |each: &mut dyn FnMut(&[u8]) -> bool| {
+                read_chunks(source, each)
+            })?;
+        Ok(DecodedPass {
+            source,
+            name,
+            codec,
+        })
+    }
+
+    /// The name that decoded the source, as the reference spelled it.
+    #[cfg(test)]
+    pub(crate) fn encoding(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl TextPass for DecodedPass<'_> {
+    fn pass(&self, each: &mut dyn FnMut(&str) -> Result<(), PassError>) -> Result<(), PassError> {
+        let mut decoder = StreamDecoder::new(self.codec);
+        let mut text = String::new();
+        let mut stopped: Option<PassError> = None;
+        let changed = |reason| PassError::Changed {
+            codec: self.name,
+            reason,
+        };
+        read_chunks(self.source, &mut |chunk| {
+            text.clear();
+            let piece = decoder.feed(chunk, &mut text).map_err(changed);
+            match piece.and_then(|()| if text.is_empty() { Ok(()) } else { each(&text) }) {
+                Ok(()) => true,
+                Err(e) => {
+                    stopped = Some(e);
+                    false
+                }
+            }
+        })?;
+        if let Some(e) = stopped {
+            return Err(e);
+        }
+        text.clear();
+        decoder.finish(&mut text).map_err(changed)?;
+        if text.is_empty() {
+            return Ok(());
+        }
+        each(&text)
     }
 }
 
@@ -236,6 +322,7 @@ impl LineSplit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{legacy_text, ShortReads};
 
     /// A source that answers at most 5 bytes a read, to cut every sequence.
     struct Dribble<'a>(&'a [u8]);
@@ -275,6 +362,50 @@ mod tests {
             collect(&Utf8Pass::new(&Dribble(b"cut at the end \xe6\xb3"))),
             Err(PassError::NotUtf8)
         );
+    }
+
+    /// Bytes that are not UTF-8 read through a source in pieces of `sizes`:
+    /// the name and text of [`decode::decode_with`] on the whole.
+    fn decoded_in_pieces(bytes: &[u8], sizes: Vec<usize>) -> (&'static str, String) {
+        let source = ShortReads::new(bytes, sizes);
+        let pass = DecodedPass::new(&source).expect("a source in memory reads");
+        let text = collect(&pass).expect("the chosen codec decodes every pass");
+        (pass.encoding(), text)
+    }
+
+    #[test]
+    fn legacy_texts_are_decoded_by_pieces_as_whole() {
+        let gbk = "# 注释 数据文件报告\n".repeat(40);
+        let (gbk, _, _) = encoding_rs::GBK.encode(&gbk);
+        let big5 = "我們的資料檔案報告分析系統，伺服器設定錯誤。".repeat(50);
+        let (big5, _, _) = encoding_rs::BIG5.encode(&big5);
+        let latin: &[u8] = b"caf\xe9 \xff";
+        let four: &[u8] = b"\x81\x30\x81\x30 gb18030 four";
+        for bytes in [&gbk[..], &big5[..], latin, four] {
+            let whole = decode::decode_with(bytes);
+            for sizes in [vec![1], vec![2], vec![3, 5], vec![4096]] {
+                assert_eq!(
+                    decoded_in_pieces(bytes, sizes),
+                    (whole.encoding.expect("not UTF-8"), whole.text.clone())
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn a_decode_by_pieces_picks_and_reads_as_the_whole_decode(
+            bytes in legacy_text(),
+            sizes in proptest::collection::vec(1usize..=4096, 1..6),
+        ) {
+            proptest::prop_assume!(std::str::from_utf8(&bytes).is_err());
+            let whole = decode::decode_with(&bytes);
+            let streamed = decoded_in_pieces(&bytes, sizes);
+            proptest::prop_assert_eq!(Some(streamed.0), whole.encoding);
+            proptest::prop_assert!(streamed.1 == whole.text, "the texts differ");
+        }
     }
 
     #[test]

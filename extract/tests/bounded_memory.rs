@@ -261,3 +261,27 @@ fn a_big_word_document_keeps_no_list_of_its_paragraphs() {
 /// The whole-list parser's text of `word(200_000, 20_000)` (recorded before
 /// the paragraphs were streamed, when the parse peaked 148 MB above its start).
 const DOCX_DIGEST: u64 = 0x0696_73b9_1348_221d;
+
+#[test]
+fn a_big_text_that_is_not_utf8_is_decoded_by_chunks() {
+    let _alone = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let log: String = (0..300_000)
+        .map(|i| format!("2026-12-01 信息 第{i}号请求已处理，用户数据文件报告\n"))
+        .collect();
+    let (gbk, _, _) = encoding_rs::GBK.encode(&log);
+    let gbk = gbk.into_owned();
+    drop(log);
+    assert!(gbk.len() > 10_000_000, "{} bytes", gbk.len());
+    let (digest, text_bytes, peak) = measure(&gbk, ".txt");
+    eprintln!(
+        "gbk text: {} bytes, text {text_bytes} bytes, peak {peak} bytes",
+        gbk.len()
+    );
+    // the same text, decoded at once and read as UTF-8, is the expected one
+    let decoded = ctxguard_extract::decode::decode(&gbk);
+    let expected = parse(&decoded.as_bytes(), ".txt", &Options::default()).expect("UTF-8 text");
+    assert_eq!(digest, fnv1a(expected.text.as_bytes()), "the text differs");
+    // held whole, the decoded text alone (UTF-8, half as long again as the
+    // upload: some 24 MB) would exceed the bound twice over
+    assert!(peak < 12 * 1024 * 1024, "peak {peak} bytes");
+}

@@ -340,6 +340,13 @@ struct MultiByte {
     distribution: Distribution,
     context: Option<Context>,
     state: State,
+    /// `_last_char`: the previous piece's last byte, then the current piece's first.
+    last_char: [u8; 2],
+    /// Whether a piece was read (the input's first byte has its own windows).
+    started: bool,
+    /// A one-byte SJIS character that ended the last piece: its context window
+    /// reaches the next byte (`byte_str[i:i+2]`), read with the next piece.
+    held: Option<u8>,
 }
 
 impl MultiByte {
@@ -361,13 +368,57 @@ impl MultiByte {
             distribution: Distribution::new(orders),
             context,
             state: State::Detecting,
+            last_char: [0; 2],
+            started: false,
+            held: None,
+        }
+    }
+
+    /// The context analysis of the character ending at `bytes[i]` (`char_len`
+    /// long), with the window the single feed reads there. A window cut by
+    /// the piece's end is held for the next piece.
+    fn read_context(&mut self, bytes: &[u8], i: usize, char_len: usize) {
+        let sjis = matches!(self.kind, Kind::Sjis);
+        let Some(context) = &mut self.context else {
+            return;
+        };
+        let len = char_len as i64;
+        let at = i as i64;
+        if sjis && char_len == 1 && (i > 0 || self.started) {
+            // `byte_str[i:i+2]`: this byte and the next, which may be in the next piece
+            match (bytes.get(i), bytes.get(i + 1)) {
+                (Some(&byte), Some(&next)) => context.feed(&[byte, next], len),
+                (Some(&byte), None) => self.held = Some(byte),
+                _ => {}
+            }
+            return;
+        }
+        if i == 0 {
+            let window = if sjis {
+                py_slice(&self.last_char, 2 - len, 2)
+            } else {
+                &self.last_char[..]
+            };
+            context.feed(window, len);
+        } else if sjis {
+            context.feed(py_slice(bytes, at + 1 - len, at + 3 - len), len);
+        } else {
+            context.feed(py_slice(bytes, at - 1, at + 1), len);
         }
     }
 }
 
 impl Prober for MultiByte {
-    fn feed(&mut self, bytes: &[u8]) -> State {
-        let mut last_char = [0u8; 2];
+    fn feed(&mut self, bytes: &[u8]) {
+        let Some(&first) = bytes.first() else {
+            return;
+        };
+        if self.state != State::Detecting {
+            return;
+        }
+        if let (Some(held), Some(context)) = (self.held.take(), &mut self.context) {
+            context.feed(&[held, first], 1);
+        }
         for (i, &byte) in bytes.iter().enumerate() {
             crate::decode::steps::step();
             let coding_state = self.machine.next(byte);
@@ -381,33 +432,37 @@ impl Prober for MultiByte {
             }
             if coding_state == START {
                 let char_len = self.machine.char_len;
-                let len = char_len as i64;
-                let at = i as i64;
                 if i == 0 {
-                    last_char[1] = byte;
-                    if let Some(context) = &mut self.context {
-                        let window = if matches!(self.kind, Kind::Sjis) {
-                            py_slice(&last_char, 2 - len, 2)
-                        } else {
-                            &last_char[..]
-                        };
-                        context.feed(window, len);
-                    }
-                    self.distribution.feed(&last_char, char_len);
+                    // the previous piece's last byte and this one: `byte_str[i-1:i+1]` of the whole
+                    self.last_char[1] = byte;
+                    self.read_context(bytes, i, char_len);
+                    self.distribution.feed(&self.last_char, char_len);
                 } else {
-                    if let Some(context) = &mut self.context {
-                        let window = if matches!(self.kind, Kind::Sjis) {
-                            py_slice(bytes, at + 1 - len, at + 3 - len)
-                        } else {
-                            py_slice(bytes, at - 1, at + 1)
-                        };
-                        context.feed(window, len);
-                    }
+                    self.read_context(bytes, i, char_len);
+                    let at = i as i64;
                     self.distribution
                         .feed(py_slice(bytes, at - 1, at + 1), char_len);
                 }
             }
         }
+        if let Some(&last) = bytes.last() {
+            self.last_char[0] = last;
+        }
+        self.started = true;
+    }
+
+    fn stopped(&self) -> bool {
+        self.state != State::Detecting
+    }
+
+    /// A held one-byte SJIS character at the input's end: its window is the byte alone.
+    fn end(&mut self) {
+        if let (Some(held), Some(context)) = (self.held.take(), &mut self.context) {
+            context.feed(&[held], 1);
+        }
+    }
+
+    fn settle(&mut self) -> State {
         if self.state == State::Detecting {
             let enough = match &self.context {
                 Some(context) => context.got_enough_data(),
@@ -447,6 +502,18 @@ impl Prober for MultiByte {
             Kind::Johab => "Johab",
         })
     }
+
+    #[cfg(test)]
+    fn report(&self, out: &mut Vec<(Option<&'static str>, f64)>) {
+        let name = self.charset_name();
+        out.push((name, self.distribution.confidence()));
+        if let Some(context) = &self.context {
+            out.push((name, context.total_rel as f64));
+            for count in context.rel_sample {
+                out.push((name, count as f64));
+            }
+        }
+    }
 }
 
 /// `UTF8Prober`.
@@ -457,7 +524,10 @@ struct Utf8 {
 }
 
 impl Prober for Utf8 {
-    fn feed(&mut self, bytes: &[u8]) -> State {
+    fn feed(&mut self, bytes: &[u8]) {
+        if self.state != State::Detecting {
+            return;
+        }
         for &byte in bytes {
             crate::decode::steps::step();
             let coding_state = self.machine.next(byte);
@@ -473,6 +543,15 @@ impl Prober for Utf8 {
                 self.multi_byte_chars += 1;
             }
         }
+    }
+
+    fn stopped(&self) -> bool {
+        self.state != State::Detecting
+    }
+
+    fn end(&mut self) {}
+
+    fn settle(&mut self) -> State {
         if self.state == State::Detecting && self.confidence() > SHORTCUT_THRESHOLD {
             self.state = State::FoundIt;
         }

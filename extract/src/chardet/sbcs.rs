@@ -4,6 +4,7 @@
 //!
 //! Derived from chardet 5.2.0 (LGPL-2.1-or-later, see `LICENSE` here).
 
+use super::filters::{HighByteOnly, InternationalWords, Sink, XmlTags};
 use super::tables::models;
 use super::{Prober, State};
 use std::cell::RefCell;
@@ -30,96 +31,8 @@ const SB_ENOUGH_REL_THRESHOLD: u64 = 1024;
 /// `CharacterCategory.CONTROL`: orders below it are letters.
 const CONTROL: u8 = 251;
 
-fn is_letter(b: u8) -> bool {
-    b.is_ascii_alphabetic()
-}
-
-fn is_high(b: u8) -> bool {
-    b >= 0x80
-}
-
-/// `filter_international_words`: the words holding a high byte, each
-/// followed by its marker turned into a space. Linear: a position whose
-/// letter run is not followed by a high byte cannot start a match, and
-/// neither can any later position of that run.
-pub(super) fn filter_international_words(buf: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(buf.len());
-    let run_end = |from: usize, pred: fn(u8) -> bool| {
-        from + buf
-            .get(from..)
-            .map_or(0, |rest| rest.iter().take_while(|&&b| pred(b)).count())
-    };
-    let mut i = 0;
-    while i < buf.len() {
-        crate::decode::steps::step();
-        let letters = run_end(i, is_letter);
-        if !buf.get(letters).copied().is_some_and(is_high) {
-            i = letters + 1;
-            continue;
-        }
-        let highs = run_end(letters, is_high);
-        let mut end = run_end(highs, is_letter);
-        if buf.get(end).is_some_and(|&b| !is_letter(b) && !is_high(b)) {
-            end += 1;
-        }
-        let word = buf.get(i..end).unwrap_or(&[]);
-        if let Some((&last, head)) = word.split_last() {
-            out.extend_from_slice(head);
-            out.push(if !is_letter(last) && last < 0x80 {
-                b' '
-            } else {
-                last
-            });
-        }
-        i = end;
-    }
-    out
-}
-
-/// `remove_xml_tags`: what lies outside `<…>`, a space after each kept stretch before a tag.
-pub(super) fn remove_xml_tags(buf: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(buf.len());
-    let mut in_tag = false;
-    let mut prev = 0;
-    for (curr, &b) in buf.iter().enumerate() {
-        crate::decode::steps::step();
-        if b == b'>' {
-            prev = curr + 1;
-            in_tag = false;
-        } else if b == b'<' {
-            if curr > prev && !in_tag {
-                out.extend_from_slice(buf.get(prev..curr).unwrap_or(&[]));
-                out.push(b' ');
-            }
-            in_tag = true;
-        }
-    }
-    if !in_tag {
-        out.extend_from_slice(buf.get(prev..).unwrap_or(&[]));
-    }
-    out
-}
-
-/// `filter_high_byte_only`: every run of ASCII bytes becomes one space.
-fn filter_high_byte_only(buf: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(buf.len());
-    let mut in_ascii = false;
-    for &b in buf {
-        crate::decode::steps::step();
-        if b < 0x80 {
-            if !in_ascii {
-                out.push(b' ');
-            }
-            in_ascii = true;
-        } else {
-            out.push(b);
-            in_ascii = false;
-        }
-    }
-    out
-}
-
 /// The counters of one `SingleByteCharSetProber`.
+#[derive(Clone, Copy)]
 struct Counts {
     state: State,
     seq_counters: [u64; 4],
@@ -129,6 +42,16 @@ struct Counts {
 }
 
 impl Counts {
+    fn new() -> Self {
+        Counts {
+            state: State::Detecting,
+            seq_counters: [0; 4],
+            total_seqs: 0,
+            total_char: 0,
+            freq_char: 0,
+        }
+    }
+
     fn confidence(&self, model: &Model) -> f64 {
         let mut r = 0.01;
         if self.total_seqs > 0 {
@@ -146,44 +69,22 @@ impl Counts {
     }
 }
 
-/// `SingleByteCharSetProber`, its counters shared with the Hebrew arbiter when it is a Hebrew one.
-struct SingleByte {
+/// The byte loop of `SingleByteCharSetProber.feed` over the filtered bytes:
+/// the counters and the last order, which carries from piece to piece.
+struct Sequences {
     model: &'static Model,
     reversed: bool,
     counts: Rc<RefCell<Counts>>,
-    hebrew: Option<Rc<RefCell<Hebrew>>>,
+    last_order: u8,
+    /// The counters and last order at the filter's mark.
+    marked: (Counts, u8),
 }
 
-impl SingleByte {
-    fn new(model: &'static Model, reversed: bool) -> Self {
-        SingleByte {
-            model,
-            reversed,
-            counts: Rc::new(RefCell::new(Counts {
-                state: State::Detecting,
-                seq_counters: [0; 4],
-                total_seqs: 0,
-                total_char: 0,
-                freq_char: 0,
-            })),
-            hebrew: None,
-        }
-    }
-}
-
-impl Prober for SingleByte {
-    fn feed(&mut self, bytes: &[u8]) -> State {
-        let filtered = if self.model.keep_ascii_letters {
-            remove_xml_tags(bytes)
-        } else {
-            filter_international_words(bytes)
-        };
+impl Sink for Sequences {
+    fn take(&mut self, bytes: &[u8]) {
         let mut counts = self.counts.borrow_mut();
-        if filtered.is_empty() {
-            return counts.state;
-        }
-        let mut last_order = 255u8;
-        for &b in &filtered {
+        let mut last_order = self.last_order;
+        for &b in bytes {
             crate::decode::steps::step();
             let order = self.model.char_to_order_map[usize::from(b)];
             if order < CONTROL {
@@ -205,8 +106,82 @@ impl Prober for SingleByte {
             }
             last_order = order;
         }
+        self.last_order = last_order;
+    }
+
+    fn mark(&mut self) {
+        self.marked = (*self.counts.borrow(), self.last_order);
+    }
+
+    fn commit(&mut self) {}
+
+    fn rollback(&mut self) {
+        let (counts, last_order) = self.marked;
+        *self.counts.borrow_mut() = counts;
+        self.last_order = last_order;
+    }
+}
+
+/// Which of chardet's filters a model reads its input through.
+enum Filter {
+    /// `filter_international_words` (the models that drop ASCII words).
+    Words(InternationalWords),
+    /// `remove_xml_tags` (`keep_ascii_letters`).
+    Tags(XmlTags),
+}
+
+/// `SingleByteCharSetProber`, its counters shared with the Hebrew arbiter when it is a Hebrew one.
+struct SingleByte {
+    filter: Filter,
+    sequences: Sequences,
+    hebrew: Option<Rc<RefCell<Hebrew>>>,
+}
+
+impl SingleByte {
+    fn new(model: &'static Model, reversed: bool) -> Self {
+        let filter = if model.keep_ascii_letters {
+            Filter::Tags(XmlTags::default())
+        } else {
+            Filter::Words(InternationalWords::default())
+        };
+        SingleByte {
+            filter,
+            sequences: Sequences {
+                model,
+                reversed,
+                counts: Rc::new(RefCell::new(Counts::new())),
+                last_order: 255,
+                marked: (Counts::new(), 255),
+            },
+            hebrew: None,
+        }
+    }
+}
+
+impl Prober for SingleByte {
+    fn feed(&mut self, bytes: &[u8]) {
+        match &mut self.filter {
+            Filter::Words(words) => words.feed(bytes, &mut self.sequences),
+            Filter::Tags(tags) => tags.feed(bytes, &mut self.sequences),
+        }
+    }
+
+    /// The byte loop never decides: only the end-of-feed check does.
+    fn stopped(&self) -> bool {
+        false
+    }
+
+    fn end(&mut self) {
+        match &mut self.filter {
+            Filter::Words(words) => words.finish(&mut self.sequences),
+            Filter::Tags(tags) => tags.finish(&mut self.sequences),
+        }
+    }
+
+    fn settle(&mut self) -> State {
+        let mut counts = self.sequences.counts.borrow_mut();
         if counts.state == State::Detecting && counts.total_seqs > SB_ENOUGH_REL_THRESHOLD {
-            let confidence = counts.confidence(self.model);
+            let confidence = counts.confidence(self.sequences.model);
             if confidence > 0.95 {
                 counts.state = State::FoundIt;
             } else if confidence < 0.05 {
@@ -217,25 +192,54 @@ impl Prober for SingleByte {
     }
 
     fn confidence(&self) -> f64 {
-        self.counts.borrow().confidence(self.model)
+        self.sequences
+            .counts
+            .borrow()
+            .confidence(self.sequences.model)
     }
 
     fn charset_name(&self) -> Option<&'static str> {
         match &self.hebrew {
             Some(hebrew) => Some(hebrew.borrow().charset_name()),
-            None => Some(self.model.charset_name),
+            None => Some(self.sequences.model.charset_name),
         }
     }
 }
 
 /// `HebrewProber`: final-letter evidence plus the two model probers' scores.
 struct Hebrew {
-    final_char_logical_score: i64,
-    final_char_visual_score: i64,
-    prev: u8,
-    before_prev: u8,
+    filter: HighByteOnly,
+    finals: Finals,
     logical: Rc<RefCell<Counts>>,
     visual: Rc<RefCell<Counts>>,
+}
+
+/// The final-letter scores and the two bytes before, carried from piece to piece.
+struct Finals {
+    logical_score: i64,
+    visual_score: i64,
+    prev: u8,
+    before_prev: u8,
+}
+
+impl Finals {
+    /// One byte of the filtered input.
+    fn read(&mut self, cur: u8) {
+        crate::decode::steps::step();
+        if cur == SPACE {
+            if self.before_prev != SPACE {
+                if is_final(self.prev) {
+                    self.logical_score += 1;
+                } else if is_non_final(self.prev) {
+                    self.visual_score += 1;
+                }
+            }
+        } else if self.before_prev == SPACE && is_final(self.prev) {
+            self.visual_score += 1;
+        }
+        self.before_prev = self.prev;
+        self.prev = cur;
+    }
 }
 
 const SPACE: u8 = 0x20;
@@ -258,33 +262,20 @@ impl Hebrew {
         }
     }
 
-    fn feed(&mut self, bytes: &[u8]) -> State {
+    /// `feed`: nothing once both model probers are out (never before the
+    /// input ends, as their state changes only then).
+    fn feed(&mut self, bytes: &[u8]) {
         if self.state() == State::NotMe {
-            return State::NotMe;
+            return;
         }
-        for cur in filter_high_byte_only(bytes) {
-            crate::decode::steps::step();
-            if cur == SPACE {
-                if self.before_prev != SPACE {
-                    if is_final(self.prev) {
-                        self.final_char_logical_score += 1;
-                    } else if is_non_final(self.prev) {
-                        self.final_char_visual_score += 1;
-                    }
-                }
-            } else if self.before_prev == SPACE && is_final(self.prev) {
-                self.final_char_visual_score += 1;
-            }
-            self.before_prev = self.prev;
-            self.prev = cur;
-        }
-        State::Detecting
+        let finals = &mut self.finals;
+        self.filter.feed(bytes, &mut |cur| finals.read(cur));
     }
 
     fn charset_name(&self) -> &'static str {
         const LOGICAL: &str = "windows-1255";
         const VISUAL: &str = "ISO-8859-8";
-        let finalsub = self.final_char_logical_score - self.final_char_visual_score;
+        let finalsub = self.finals.logical_score - self.finals.visual_score;
         if finalsub >= 5 {
             return LOGICAL;
         }
@@ -311,12 +302,34 @@ impl Hebrew {
 struct HebrewMember(Rc<RefCell<Hebrew>>);
 
 impl Prober for HebrewMember {
-    fn feed(&mut self, bytes: &[u8]) -> State {
-        self.0.borrow_mut().feed(bytes)
+    fn feed(&mut self, bytes: &[u8]) {
+        self.0.borrow_mut().feed(bytes);
+    }
+
+    fn stopped(&self) -> bool {
+        false
+    }
+
+    fn end(&mut self) {}
+
+    /// DETECTING unless both model probers are out, as they stand when the
+    /// group reaches this member (before them).
+    fn settle(&mut self) -> State {
+        self.0.borrow().state()
     }
 
     fn confidence(&self) -> f64 {
         0.0
+    }
+
+    #[cfg(test)]
+    fn report(&self, out: &mut Vec<(Option<&'static str>, f64)>) {
+        let hebrew = self.0.borrow();
+        out.push((
+            Some(hebrew.charset_name()),
+            hebrew.finals.logical_score as f64,
+        ));
+        out.push((None, hebrew.finals.visual_score as f64));
     }
 
     fn charset_name(&self) -> Option<&'static str> {
@@ -329,12 +342,15 @@ pub(super) fn probers() -> Vec<Box<dyn Prober>> {
     let mut logical = SingleByte::new(&models::WINDOWS_1255_HEBREW_MODEL, false);
     let mut visual = SingleByte::new(&models::WINDOWS_1255_HEBREW_MODEL, true);
     let hebrew = Rc::new(RefCell::new(Hebrew {
-        final_char_logical_score: 0,
-        final_char_visual_score: 0,
-        prev: SPACE,
-        before_prev: SPACE,
-        logical: Rc::clone(&logical.counts),
-        visual: Rc::clone(&visual.counts),
+        filter: HighByteOnly::default(),
+        finals: Finals {
+            logical_score: 0,
+            visual_score: 0,
+            prev: SPACE,
+            before_prev: SPACE,
+        },
+        logical: Rc::clone(&logical.sequences.counts),
+        visual: Rc::clone(&visual.sequences.counts),
     }));
     logical.hebrew = Some(Rc::clone(&hebrew));
     visual.hebrew = Some(Rc::clone(&hebrew));
@@ -359,35 +375,4 @@ pub(super) fn probers() -> Vec<Box<dyn Prober>> {
     probers.push(Box::new(logical));
     probers.push(Box::new(visual));
     probers
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn international_words_keep_words_with_high_bytes_only() {
-        // "abc" has no high byte; "d\xe9f," keeps its letters, its comma becomes a space
-        assert_eq!(filter_international_words(b"abc d\xe9f, gh"), b"d\xe9f ");
-        assert_eq!(
-            filter_international_words(b"\xe9\xe9x\xe9"),
-            b"\xe9\xe9x\xe9"
-        );
-        assert_eq!(filter_international_words(b"1\xe92"), b"\xe9 ");
-        assert_eq!(filter_international_words(b""), b"");
-    }
-
-    #[test]
-    fn xml_tags_are_removed_with_a_space_before_each() {
-        assert_eq!(remove_xml_tags(b"ab<x>cd<y"), b"ab cd ");
-        assert_eq!(remove_xml_tags(b"<a>b"), b"b");
-    }
-
-    #[test]
-    fn ascii_runs_become_one_space() {
-        assert_eq!(
-            filter_high_byte_only(b"ab\xe9cd\xea\xeb"),
-            b" \xe9 \xea\xeb"
-        );
-    }
 }

@@ -188,10 +188,30 @@ fn key(sequence: &[u8]) -> u32 {
     sequence.iter().fold(0, |acc, &b| acc << 8 | u32::from(b))
 }
 
+/// The most bytes one step of any of these decoders reads (EUC-KR's make-up
+/// sequence): a sequence starting this far from a piece's end is never cut.
+pub(super) const LONGEST_SEQUENCE: usize = 8;
+
 /// `bytes.decode(kind)`, strict.
 pub(super) fn decode(kind: Kind, bytes: &[u8]) -> Result<String, CodecError> {
-    let spec = spec(kind);
     let mut out = String::with_capacity(bytes.len());
+    decode_piece(kind, bytes, true, &mut out)?;
+    Ok(out)
+}
+
+/// Decodes `bytes` strictly onto `out`, saying how many bytes it read: all
+/// of them when `last` (the input ends there), else it stops before the
+/// first sequence (not a single byte) that starts less than
+/// [`LONGEST_SEQUENCE`] bytes from the end, which the next piece may
+/// complete. Every step decides from at most that many bytes, so the pieces
+/// of an input cut anywhere decode as the whole does.
+pub(super) fn decode_piece(
+    kind: Kind,
+    bytes: &[u8],
+    last: bool,
+    out: &mut String,
+) -> Result<usize, CodecError> {
+    let spec = spec(kind);
     // bytes[run..i] are valid sequences that encoding_rs decodes as Python does
     let mut run = 0;
     let mut i = 0;
@@ -218,16 +238,20 @@ pub(super) fn decode(kind: Kind, bytes: &[u8]) -> Result<String, CodecError> {
         }
         let single = spec.singles[usize::from(b - 0x80)];
         if single != 0xFFFE {
-            flush(&mut out, run, i)?;
+            flush(out, run, i)?;
             out.push(char::from_u32(u32::from(single)).ok_or(CodecError::Invalid { at: i })?);
             i += 1;
             run = i;
             continue;
         }
         let tail = bytes.get(i..).unwrap_or(&[]);
+        if !last && tail.len() < LONGEST_SEQUENCE {
+            flush(out, run, i)?;
+            return Ok(i);
+        }
         if kind == Kind::EucKr && tail.starts_with(b"\xA4\xD4") {
             let cp = makeup(tail).ok_or(CodecError::Invalid { at: i })?;
-            flush(&mut out, run, i)?;
+            flush(out, run, i)?;
             out.push(char::from_u32(cp).ok_or(CodecError::Invalid { at: i })?);
             i += 8;
             run = i;
@@ -246,14 +270,14 @@ pub(super) fn decode(kind: Kind, bytes: &[u8]) -> Result<String, CodecError> {
                 .map(|&(_, cp)| cp)
         };
         if let Some(cp) = special {
-            flush(&mut out, run, i)?;
+            flush(out, run, i)?;
             out.push(char::from_u32(cp).ok_or(CodecError::Invalid { at: i })?);
             run = i + len;
         }
         i += len;
     }
-    flush(&mut out, run, bytes.len())?;
-    Ok(out)
+    flush(out, run, bytes.len())?;
+    Ok(bytes.len())
 }
 
 /// `euc_kr`'s KS X 1001:1998 Annex 3 make-up sequence at the start of
