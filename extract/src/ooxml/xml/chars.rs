@@ -62,8 +62,20 @@ pub(super) fn is_name_char(c: char) -> bool {
 
 /// An ASCII byte that [`is_name_char`] accepts (a non-ASCII byte is not decided here).
 pub(super) fn is_ascii_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+    ASCII_NAME_BYTES[usize::from(b)]
 }
+
+/// [`is_ascii_name_byte`] as one load: names are scanned byte by byte in every tag.
+static ASCII_NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
+        b += 1;
+    }
+    table
+};
 
 /// libxml2's longest name without `XML_PARSE_HUGE`, in bytes.
 pub(super) const MAX_NAME_BYTES: usize = 50_000;

@@ -7,6 +7,7 @@ use super::chars::{
 };
 use super::dtd::{self, Dtd};
 use super::{ns, XmlError};
+use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::rc::Rc;
 use text::normalize;
@@ -412,6 +413,14 @@ impl<'a> Parser<'a, '_> {
 
     /// A `QName`: the whole name, its prefix and its local part.
     fn qname(&mut self) -> Result<(&'a str, Option<&'a str>, &'a str), XmlError> {
+        match self.ascii_qname() {
+            Some(found) => Ok(found),
+            None => self.any_qname(),
+        }
+    }
+
+    /// [`Parser::qname`] for any name, character by character.
+    fn any_qname(&mut self) -> Result<(&'a str, Option<&'a str>, &'a str), XmlError> {
         let start = self.st.pos;
         let first = self
             .ncname()
@@ -434,6 +443,38 @@ impl<'a> Parser<'a, '_> {
         Ok((&self.s[start..self.st.pos], prefix, local))
     }
 
+    /// [`Parser::qname`] for the names nearly every part has: ASCII, at most
+    /// one colon, followed by a byte that cannot continue a name. `None`
+    /// leaves anything else (and every error) to the general path.
+    fn ascii_qname(&mut self) -> Option<(&'a str, Option<&'a str>, &'a str)> {
+        let start = self.st.pos;
+        let bytes = self.s.as_bytes();
+        let ncname_end = |from: usize| -> Option<usize> {
+            let first = *bytes.get(from)?;
+            if !(first.is_ascii_alphabetic() || first == b'_') {
+                return None;
+            }
+            let len = bytes[from + 1..]
+                .iter()
+                .position(|&b| !is_ascii_name_byte(b))?;
+            Some(from + 1 + len)
+        };
+        let first_end = ncname_end(start)?;
+        let (prefix, local_at, end) = if bytes[first_end] == b':' {
+            let end = ncname_end(first_end + 1)?;
+            (Some(&self.s[start..first_end]), first_end + 1, end)
+        } else {
+            (None, start, first_end)
+        };
+        // A second colon, a non-ASCII name character or an overlong name: the general path.
+        let next = bytes[end];
+        if next == b':' || !next.is_ascii() || end - start > MAX_NAME_BYTES {
+            return None;
+        }
+        self.st.pos = end;
+        Some((&self.s[start..end], prefix, &self.s[local_at..end]))
+    }
+
     fn lookup(&self, prefix: &str) -> Option<Rc<str>> {
         if prefix == "xml" {
             return Some(Rc::from(ns::XML));
@@ -449,7 +490,8 @@ impl<'a> Parser<'a, '_> {
     fn start_tag(&mut self) -> Result<Event<'a>, XmlError> {
         self.st.pos += 1;
         let (qname, prefix, local) = self.qname()?;
-        let mut raw: Vec<(&'a str, Option<&'a str>, &'a str, Cow<'a, str>)> = Vec::new();
+        let mut raw: SmallVec<[(&'a str, Option<&'a str>, &'a str, Cow<'a, str>); 4]> =
+            SmallVec::new();
         let empty = loop {
             let had_blank = self.blanks();
             match self.peek() {
@@ -668,6 +710,62 @@ impl<'a> Parser<'a, '_> {
                 Ok(Event::End)
             }
             _ => Err(self.err("opening and ending tag mismatch")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod qname_tests {
+    use super::{Parser, Saved};
+
+    /// Every name form, followed by every kind of byte: the ASCII path
+    /// either declines or reads exactly what the general path reads.
+    #[test]
+    fn the_ascii_path_reads_names_as_the_general_path_does() {
+        let names = [
+            "p",
+            "w:p",
+            "_a",
+            "a-b.c1",
+            "xml:space",
+            "a:b:c",
+            "1a",
+            "a:1",
+            ":a",
+            "a:",
+            "é",
+            "aé",
+            "a:é",
+            "w:té",
+            "",
+        ];
+        let after = ["", ">", " ", "/", "=", ":", "é", "\u{B7}", "\t"];
+        let long = "n".repeat(super::MAX_NAME_BYTES + 1);
+        let mut cases: Vec<String> = Vec::new();
+        for name in names.iter().copied().chain([long.as_str()]) {
+            for tail in after {
+                cases.push(format!("{name}{tail}"));
+            }
+        }
+        for case in &cases {
+            let mut fast_state = Saved::new(10);
+            let mut general_state = Saved::new(10);
+            let fast = Parser::new(case, &mut fast_state).ascii_qname();
+            let general = Parser::new(case, &mut general_state)
+                .any_qname()
+                .map_err(|e| e.what);
+            if let Some(found) = fast {
+                assert_eq!(Ok(found), general, "{case:?}");
+                assert_eq!(fast_state.pos, general_state.pos, "{case:?}");
+            }
+        }
+        // The common forms do take the ASCII path.
+        for case in ["w:p>", "p ", "xml:space=", "a-b.c1/"] {
+            let mut state = Saved::new(10);
+            assert!(
+                Parser::new(case, &mut state).ascii_qname().is_some(),
+                "{case}"
+            );
         }
     }
 }
