@@ -32,6 +32,9 @@ pub(crate) struct Attr<'a> {
     pub value: Cow<'a, str>,
 }
 
+/// An attribute as written: its qualified name, prefix, local part and value.
+type RawAttr<'a> = (&'a str, Option<&'a str>, &'a str, Cow<'a, str>);
+
 /// A start tag, its names resolved.
 #[derive(Debug, Clone)]
 pub(crate) struct Element<'a> {
@@ -490,8 +493,7 @@ impl<'a> Parser<'a, '_> {
     fn start_tag(&mut self) -> Result<Event<'a>, XmlError> {
         self.st.pos += 1;
         let (qname, prefix, local) = self.qname()?;
-        let mut raw: SmallVec<[(&'a str, Option<&'a str>, &'a str, Cow<'a, str>); 4]> =
-            SmallVec::new();
+        let mut raw: SmallVec<[RawAttr<'a>; 4]> = SmallVec::new();
         let empty = loop {
             let had_blank = self.blanks();
             match self.peek() {
