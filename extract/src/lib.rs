@@ -130,10 +130,11 @@ pub fn parse(
         Format::Zip => archive::parse(source, limits),
         Format::Text => text_of_source(source, max),
         Format::Unknown => {
-            let bytes = whole()?;
-            let mime = sniff::mime_type(&bytes);
+            let mime = sniff::mime_type_of(source)
+                .map_err(|e| DocumentError::failed(Subject::Document, e))?;
             if ctxguard_core::attachment::is_text_readable_mime(&mime) {
-                text_of(&decode::decode(&bytes), max)
+                // The text parser the known text extensions use, streamed as theirs is.
+                text_of_source(source, max)
             } else {
                 Err(DocumentError::new(
                     ErrorCode::UnrecognizedType,
@@ -207,23 +208,7 @@ fn csv_of(source: &dyn Source, max: i64) -> Result<Extracted, DocumentError> {
 /// The whole upload in memory, for a parser that does not read a stream yet.
 /// A failed read is a parse failure naming the host's reason.
 fn read_whole(source: &dyn Source) -> Result<Vec<u8>, DocumentError> {
-    let failed = |e: SourceError| DocumentError::failed(Subject::Document, e);
-    let len = usize::try_from(source.len()).map_err(|_| {
-        failed(SourceError::Read {
-            offset: 0,
-            reason: format!("{} bytes do not fit in memory", source.len()),
-        })
-    })?;
-    let mut bytes = Vec::new();
-    bytes.try_reserve_exact(len).map_err(|_| {
-        failed(SourceError::Read {
-            offset: 0,
-            reason: format!("no memory for {len} bytes"),
-        })
-    })?;
-    bytes.resize(len, 0);
-    source::read_exact_at(source, 0, &mut bytes).map_err(failed)?;
-    Ok(bytes)
+    source::read_all(source).map_err(|e| DocumentError::failed(Subject::Document, e))
 }
 
 /// The legacy formats' refusal: `Legacy .doc format is not fully supported. Please convert to .docx`.

@@ -107,6 +107,25 @@ pub fn read_exact_at(source: &dyn Source, offset: u64, buf: &mut [u8]) -> Result
     Ok(())
 }
 
+/// The whole source in memory, for what cannot read it otherwise; a source
+/// too big for this memory is an error that says so, not an abort.
+pub fn read_all(source: &dyn Source) -> Result<Vec<u8>, SourceError> {
+    let len = usize::try_from(source.len()).map_err(|_| SourceError::Read {
+        offset: 0,
+        reason: format!("{} bytes do not fit in memory", source.len()),
+    })?;
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(len)
+        .map_err(|_| SourceError::Read {
+            offset: 0,
+            reason: format!("no memory for {len} bytes"),
+        })?;
+    bytes.resize(len, 0);
+    read_exact_at(source, 0, &mut bytes)?;
+    Ok(bytes)
+}
+
 /// The buffer [`SourceReader`] reads through: large enough that a host's
 /// per-read cost (a `Blob` slice, a system call) is small beside the parsing.
 pub const READ_BUFFER_BYTES: usize = 256 * 1024;

@@ -285,3 +285,31 @@ fn a_big_text_that_is_not_utf8_is_decoded_by_chunks() {
     // long again: some 12 MB) would exceed the bound by half
     assert!(peak < 12 * 1024 * 1024, "peak {peak} bytes");
 }
+
+#[test]
+fn a_big_log_of_no_known_kind_is_named_and_read_as_a_stream() {
+    let _alone = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let log: Vec<u8> = (0..250_000)
+        .flat_map(|i| {
+            format!(
+                "2026-12-07 12:{:02}:{:02} GET /api/items/{i} 200 {}ms\n",
+                i / 60 % 60,
+                i % 60,
+                i % 997
+            )
+            .into_bytes()
+        })
+        .collect();
+    assert!(log.len() > 12_000_000, "{} bytes", log.len());
+    let (digest, text_bytes, peak) = measure(&log, ".log");
+    eprintln!(
+        "log: {} bytes, text {text_bytes} bytes, peak {peak} bytes",
+        log.len()
+    );
+    // sniffed as text, it is read by the text parser the known text extensions use
+    let (expected, _, text_peak) = measure(&log, ".txt");
+    eprintln!("the same as .txt: peak {text_peak} bytes");
+    assert_eq!(digest, expected, "the text differs");
+    // held whole, the upload alone would be half as much again as the bound
+    assert!(peak < 8 * 1024 * 1024, "peak {peak} bytes");
+}

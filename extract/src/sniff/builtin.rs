@@ -67,8 +67,52 @@ struct JsonStats {
     arrays_n: u64,
 }
 
-struct Json<'a> {
-    buf: &'a [u8],
+/// Bytes the JSON and CSV tests read, front to back: the upload in memory,
+/// or an upload read a window at a time ([`super::window::Windowed`]), so a
+/// big NDJSON log is tested whole without being held whole.
+pub trait Scan {
+    /// The number of bytes.
+    fn len(&self) -> usize;
+    /// The byte at `i`, `None` at or past the end.
+    fn at(&self, i: usize) -> Option<u8>;
+    /// Whether there are no bytes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Scan for [u8] {
+    fn len(&self) -> usize {
+        <[u8]>::len(self)
+    }
+
+    fn at(&self, i: usize) -> Option<u8> {
+        self.get(i).copied()
+    }
+}
+
+impl<const N: usize> Scan for [u8; N] {
+    fn len(&self) -> usize {
+        N
+    }
+
+    fn at(&self, i: usize) -> Option<u8> {
+        self.get(i).copied()
+    }
+}
+
+impl<T: Scan + ?Sized> Scan for &T {
+    fn len(&self) -> usize {
+        (**self).len()
+    }
+
+    fn at(&self, i: usize) -> Option<u8> {
+        (**self).at(i)
+    }
+}
+
+struct Json<'a, S: Scan + ?Sized> {
+    buf: &'a S,
     st: JsonStats,
 }
 
@@ -76,9 +120,9 @@ fn json_space(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
 }
 
-impl Json<'_> {
+impl<S: Scan + ?Sized> Json<'_, S> {
     fn skip_space(&self, mut uc: usize) -> usize {
-        while self.buf.get(uc).copied().is_some_and(json_space) {
+        while self.buf.at(uc).is_some_and(json_space) {
             crate::decode::steps::step();
             uc += 1;
         }
@@ -86,14 +130,19 @@ impl Json<'_> {
     }
 
     fn at(&self, i: usize) -> Option<u8> {
-        self.buf.get(i).copied()
+        self.buf.at(i)
+    }
+
+    /// The byte at `i`, which the caller knows is there.
+    fn byte(&self, i: usize) -> u8 {
+        self.buf.at(i).unwrap_or(0)
     }
 
     fn string(&self, uc: &mut usize) -> bool {
         let ue = self.buf.len();
         while *uc < ue {
             crate::decode::steps::step();
-            let c = self.buf[*uc];
+            let c = self.byte(*uc);
             *uc += 1;
             match c {
                 0 => return false,
@@ -101,7 +150,7 @@ impl Json<'_> {
                     if *uc == ue {
                         return false;
                     }
-                    let e = self.buf[*uc];
+                    let e = self.byte(*uc);
                     *uc += 1;
                     match e {
                         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
@@ -111,7 +160,7 @@ impl Json<'_> {
                                 return false;
                             }
                             for _ in 0..4 {
-                                let h = self.buf[*uc];
+                                let h = self.byte(*uc);
                                 *uc += 1;
                                 if !h.is_ascii_hexdigit() {
                                     return false;
@@ -135,7 +184,7 @@ impl Json<'_> {
             if *uc == ue {
                 return false;
             }
-            if self.buf[*uc] == b']' {
+            if self.byte(*uc) == b']' {
                 self.st.arrays_n += 1;
                 *uc += 1;
                 return true;
@@ -146,7 +195,7 @@ impl Json<'_> {
             if *uc == ue {
                 return false;
             }
-            match self.buf[*uc] {
+            match self.byte(*uc) {
                 b',' => *uc += 1,
                 b']' => {
                     self.st.arrays_n += 1;
@@ -166,11 +215,11 @@ impl Json<'_> {
             if *uc == ue {
                 return false;
             }
-            if self.buf[*uc] == b'}' {
+            if self.byte(*uc) == b'}' {
                 *uc += 1;
                 return true;
             }
-            let quote = self.buf[*uc];
+            let quote = self.byte(*uc);
             *uc += 1;
             if quote != b'"' || !self.string(uc) {
                 return false;
@@ -179,7 +228,7 @@ impl Json<'_> {
             if *uc == ue {
                 return false;
             }
-            let colon = self.buf[*uc];
+            let colon = self.byte(*uc);
             *uc += 1;
             if colon != b':' || !self.parse(uc, lvl + 1) {
                 return false;
@@ -187,7 +236,7 @@ impl Json<'_> {
             if *uc == ue {
                 return false;
             }
-            let next = self.buf[*uc];
+            let next = self.byte(*uc);
             *uc += 1;
             match next {
                 b',' => {}
@@ -207,7 +256,7 @@ impl Json<'_> {
         if *uc == ue {
             return false;
         }
-        if self.buf[*uc] == b'-' {
+        if self.byte(*uc) == b'-' {
             *uc += 1;
         }
         while self.at(*uc).is_some_and(|b| b.is_ascii_digit()) {
@@ -217,7 +266,7 @@ impl Json<'_> {
         if *uc == ue {
             return got;
         }
-        if self.buf[*uc] == b'.' {
+        if self.byte(*uc) == b'.' {
             *uc += 1;
         }
         while self.at(*uc).is_some_and(|b| b.is_ascii_digit()) {
@@ -227,13 +276,13 @@ impl Json<'_> {
         if *uc == ue {
             return got;
         }
-        if got && matches!(self.buf[*uc], b'e' | b'E') {
+        if got && matches!(self.byte(*uc), b'e' | b'E') {
             *uc += 1;
             got = false;
             if *uc == ue {
                 return got;
             }
-            if matches!(self.buf[*uc], b'+' | b'-') {
+            if matches!(self.byte(*uc), b'+' | b'-') {
                 *uc += 1;
             }
             while self.at(*uc).is_some_and(|b| b.is_ascii_digit()) {
@@ -255,7 +304,7 @@ impl Json<'_> {
             if at >= ue {
                 break;
             }
-            if self.buf[at] != want {
+            if self.byte(at) != want {
                 return false;
             }
         }
@@ -273,7 +322,7 @@ impl Json<'_> {
         if lvl > JSON_MAX_LEVEL {
             return false;
         }
-        let first = self.buf[uc];
+        let first = self.byte(uc);
         uc += 1;
         let (rv, object) = match first {
             b'"' => (self.string(&mut uc), false),
@@ -297,7 +346,7 @@ impl Json<'_> {
 
 /// `file_is_json`: `Some(false)` for one JSON text (`application/json`),
 /// `Some(true)` for several of the same kind (`application/x-ndjson`).
-pub fn json(buf: &[u8]) -> Option<bool> {
+pub fn json<S: Scan + ?Sized>(buf: &S) -> Option<bool> {
     let mut parser = Json {
         buf,
         st: JsonStats::default(),
@@ -307,11 +356,11 @@ pub fn json(buf: &[u8]) -> Option<bool> {
     if !parser.parse(&mut uc, 0) {
         return None;
     }
-    let has_container = |p: &Json| p.st.arrays_n > 0 || p.st.objects > 0;
+    let has_container = |p: &Json<'_, S>| p.st.arrays_n > 0 || p.st.objects > 0;
     if uc == buf.len() {
         return has_container(&parser).then_some(false);
     }
-    if buf.get(start) == buf.get(uc) && parser.parse(&mut uc, 1) {
+    if buf.at(start) == buf.at(uc) && parser.parse(&mut uc, 1) {
         return has_container(&parser).then_some(true);
     }
     None
@@ -321,12 +370,12 @@ pub fn json(buf: &[u8]) -> Option<bool> {
 const CSV_LINES: usize = 10;
 
 /// `csv_parse`: the same number of commas on the first lines (ten, or all if more than two).
-pub fn csv(buf: &[u8]) -> bool {
+pub fn csv<S: Scan + ?Sized>(buf: &S) -> bool {
     let (mut nf, mut tf, mut nl) = (0usize, 0usize, 0usize);
     let mut i = 0;
     while i < buf.len() {
         crate::decode::steps::step();
-        let c = buf[i];
+        let c = buf.at(i).unwrap_or(0);
         i += 1;
         match c {
             b'"' => {
@@ -335,7 +384,7 @@ pub fn csv(buf: &[u8]) -> bool {
                 let mut end = buf.len();
                 while i < buf.len() {
                     crate::decode::steps::step();
-                    let q = buf[i];
+                    let q = buf.at(i).unwrap_or(0);
                     i += 1;
                     if q != b'"' {
                         if quote {
