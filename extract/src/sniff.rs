@@ -41,7 +41,7 @@ pub fn mime_type(bytes: &[u8]) -> String {
         head: bytes,
         len: bytes.len(),
         trailing_nuls: bytes.iter().rev().take_while(|&&b| b == 0).count(),
-        scan: &bytes,
+        scan: bytes,
     };
     sniff(&view).to_string()
 }
@@ -106,7 +106,7 @@ fn trailing_nuls(source: &dyn Source, len: usize) -> Result<usize, SourceError> 
 }
 
 /// What the sniffer reads of an upload.
-struct View<'a> {
+struct View<'a, S: Scan + ?Sized> {
     /// Its first bytes: all of them, or at least [`HEAD_BYTES`].
     head: &'a [u8],
     /// Its length.
@@ -114,10 +114,10 @@ struct View<'a> {
     /// The NUL bytes at its end.
     trailing_nuls: usize,
     /// All of it, front to back, for the JSON and CSV tests.
-    scan: &'a dyn Scan,
+    scan: &'a S,
 }
 
-fn sniff(view: &View<'_>) -> &'static str {
+fn sniff<S: Scan + ?Sized>(view: &View<'_, S>) -> &'static str {
     match view.len {
         0 => return "application/x-empty",
         1 => return "application/octet-stream",
@@ -150,7 +150,7 @@ fn sniff(view: &View<'_>) -> &'static str {
 
 /// `file_ascmagic`: trailing NULs trimmed, the encoding test again, the text
 /// rules over the text as UTF-8, else `text/plain`; `None` for non-text.
-fn ascmagic(view: &View<'_>, looks_text: bool) -> Option<&'static str> {
+fn ascmagic<S: Scan + ?Sized>(view: &View<'_, S>, looks_text: bool) -> Option<&'static str> {
     // The bytes before the trailing NULs, one kept if all are NULs.
     let kept = view.len - view.trailing_nuls;
     let mut len = kept.max(1);

@@ -4,7 +4,7 @@
 
 use super::builtin::Scan;
 use crate::source::{read_exact_at, Source, SourceError};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// How much is read at a time.
 const WINDOW_BYTES: usize = 64 * 1024;
@@ -14,8 +14,10 @@ const WINDOW_BYTES: usize = 64 * 1024;
 pub(super) struct Windowed<'s> {
     source: &'s dyn Source,
     len: usize,
-    /// Where the window starts, and its bytes.
-    window: RefCell<(usize, Vec<u8>)>,
+    /// Where the window starts.
+    start: Cell<usize>,
+    /// Its bytes.
+    window: RefCell<Vec<u8>>,
     failed: RefCell<Option<SourceError>>,
 }
 
@@ -25,7 +27,8 @@ impl<'s> Windowed<'s> {
         Windowed {
             source,
             len,
-            window: RefCell::new((0, Vec::new())),
+            start: Cell::new(0),
+            window: RefCell::new(Vec::new()),
             failed: RefCell::new(None),
         }
     }
@@ -33,6 +36,22 @@ impl<'s> Windowed<'s> {
     /// The first read that failed, if any: the tests' answer is then not the upload's.
     pub(super) fn finish(self) -> Result<(), SourceError> {
         self.failed.into_inner().map_or(Ok(()), Err)
+    }
+
+    /// Moves the window to start at `i` (< `len`); `None` once a read failed.
+    fn refill(&self, i: usize) -> Option<u8> {
+        if self.failed.borrow().is_some() {
+            return None;
+        }
+        let mut bytes = self.window.borrow_mut();
+        bytes.resize(WINDOW_BYTES.min(self.len - i), 0);
+        if let Err(e) = read_exact_at(self.source, i as u64, &mut bytes) {
+            bytes.clear();
+            *self.failed.borrow_mut() = Some(e);
+            return None;
+        }
+        self.start.set(i);
+        bytes.first().copied()
     }
 }
 
@@ -42,23 +61,13 @@ impl Scan for Windowed<'_> {
     }
 
     fn at(&self, i: usize) -> Option<u8> {
+        // Below the window, the offset wraps past its end and misses too.
+        if let Some(&b) = self.window.borrow().get(i.wrapping_sub(self.start.get())) {
+            return Some(b);
+        }
         if i >= self.len {
             return None;
         }
-        let mut window = self.window.borrow_mut();
-        let (start, bytes) = &mut *window;
-        if !(*start..*start + bytes.len()).contains(&i) {
-            if self.failed.borrow().is_some() {
-                return None;
-            }
-            bytes.resize(WINDOW_BYTES.min(self.len - i), 0);
-            if let Err(e) = read_exact_at(self.source, i as u64, bytes) {
-                bytes.clear();
-                *self.failed.borrow_mut() = Some(e);
-                return None;
-            }
-            *start = i;
-        }
-        bytes.get(i - *start).copied()
+        self.refill(i)
     }
 }
