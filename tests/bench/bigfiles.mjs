@@ -53,24 +53,41 @@ function lines(count, seed) {
   return Array.from({ length: count }, () => Array.from({ length: 4 + Math.floor(r() * 20) }, () => WORDS[Math.floor(r() * WORDS.length)]).join(" "));
 }
 
-/** A CSV of about `bytes`: a ledger's rows, written as a stream. */
-async function writeCsv(path, bytes) {
+/** A file of about `bytes`: `header`, then `row(i, r)` for i = 1, 2, …, written as a stream. */
+async function writeRows(path, bytes, header, row) {
   const r = lcg(3);
   const out = createWriteStream(path);
   let size = 0;
   const write = (s) => new Promise((ok) => (out.write(s) ? ok() : out.once("drain", ok)));
-  await write("id,date,region,product,quantity,price,note\n");
+  await write(header);
   for (let i = 1; size < bytes; ) {
     const rows = [];
-    for (let k = 0; k < 10000; k++, i++) {
-      const note = Array.from({ length: 3 + Math.floor(r() * 10) }, () => WORDS[Math.floor(r() * WORDS.length)]).join(" ");
-      rows.push(`${i},2026-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")},${WORDS[4 + (i % 5)]},${WORDS[9 + (i % 8)]}-${i % 500},${1 + (i % 500)},${(r() * 1000).toFixed(2)},"${note}"\n`);
-    }
+    for (let k = 0; k < 10000; k++, i++) rows.push(row(i, r));
     const chunk = rows.join("");
     size += Buffer.byteLength(chunk);
     await write(chunk);
   }
   await new Promise((ok) => out.end(ok));
+}
+
+const words = (r, n) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(" ");
+
+/** A CSV of about `bytes`: a ledger's rows. */
+function writeCsv(path, bytes) {
+  return writeRows(path, bytes, "id,date,region,product,quantity,price,note\n", (i, r) => {
+    const note = words(r, 3 + Math.floor(r() * 10));
+    return `${i},2026-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")},${WORDS[4 + (i % 5)]},${WORDS[9 + (i % 8)]}-${i % 500},${1 + (i % 500)},${(r() * 1000).toFixed(2)},"${note}"\n`;
+  });
+}
+
+/** A server log of about `bytes` (`.log`: no parser of its own, so it is named by sniffing first). */
+function writeLog(path, bytes) {
+  const levels = ["INFO", "INFO", "INFO", "WARN", "ERROR", "DEBUG"];
+  return writeRows(path, bytes, "", (i, r) => {
+    const t = new Date(Date.UTC(2026, 11, 1) + i * 37).toISOString();
+    const level = levels[Math.floor(r() * levels.length)];
+    return `${t} ${level} req=${i} path=/api/${WORDS[9 + (i % 8)]}/${Math.floor(r() * 1e5)} status=${level === "ERROR" ? 500 : 200} dur=${Math.floor(r() * 900)}ms msg="${words(r, 2 + Math.floor(r() * 8))}"\n`;
+  });
 }
 
 /** Every file of the run: [name, path, kind], written when missing. */
@@ -85,6 +102,7 @@ async function files() {
       [`ours-${mb}mb.xlsx`, () => writeFileSync(path(`ours-${mb}mb.xlsx`), xlsx(text, target(mb) * MB))],
       [`ours-${mb}mb.docx`, () => writeFileSync(path(`ours-${mb}mb.docx`), docx(text, target(mb) * MB))],
       [`ledger-${mb}mb.csv`, () => writeCsv(path(`ledger-${mb}mb.csv`), target(mb) * MB)],
+      [`server-${mb}mb.log`, () => writeLog(path(`server-${mb}mb.log`), target(mb) * MB)],
     ];
     for (const [name, make] of entries) {
       // A file written before at over the cap (an older run's "100 MB") is written again.
