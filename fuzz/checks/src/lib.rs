@@ -20,6 +20,7 @@
 pub mod document;
 pub mod input;
 pub mod oracle;
+pub mod source;
 
 /// One fuzz target: its name (the `[[bin]]`, corpus and regressions folder
 /// name) and its check.
