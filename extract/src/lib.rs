@@ -95,6 +95,9 @@ pub fn parse(
     extension: &str,
     options: &Options,
 ) -> Result<Extracted, DocumentError> {
+    // No parser reads past the length the host gave, whatever offsets the upload names.
+    let clamped = source::Clamped::new(source);
+    let source: &dyn Source = &clamped;
     // Formats not yet read as a stream take the whole upload once, here.
     let whole = || read_whole(source);
     let max = options.max_text_length;

@@ -107,6 +107,39 @@ pub fn read_exact_at(source: &dyn Source, offset: u64, buf: &mut [u8]) -> Result
     Ok(())
 }
 
+/// A source read no further than the length it gave: a host whose bytes run
+/// on past it (a file that grew after it was opened) is parsed as the
+/// snapshot it claimed, whatever offsets the upload itself names.
+pub(crate) struct Clamped<'s> {
+    inner: &'s dyn Source,
+    len: u64,
+}
+
+impl<'s> Clamped<'s> {
+    /// `inner`, read up to the length it says it has.
+    pub(crate) fn new(inner: &'s dyn Source) -> Self {
+        Clamped {
+            inner,
+            len: inner.len(),
+        }
+    }
+}
+
+impl Source for Clamped<'_> {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        let left = self.len.saturating_sub(offset);
+        let n = usize::try_from(left).map_or(buf.len(), |left| left.min(buf.len()));
+        if n == 0 {
+            return Ok(0);
+        }
+        self.inner.read_at(offset, &mut buf[..n])
+    }
+}
+
 /// The whole source in memory, for what cannot read it otherwise; a source
 /// too big for this memory is an error that says so, not an abort.
 pub fn read_all(source: &dyn Source) -> Result<Vec<u8>, SourceError> {

@@ -4,8 +4,8 @@
 
 use super::cmap::ToUnicode;
 use super::error::Result;
+use indexmap::IndexMap;
 use std::cell::OnceCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// One PDF object.
@@ -33,10 +33,12 @@ pub(crate) enum Object {
     Ref(i64, i64),
 }
 
-/// A dictionary: keys are names (other keys are kept apart and never match).
+/// A dictionary: keys are names (other keys are kept apart and never match),
+/// in the order they were first written, as a Python `dict` keeps them (a
+/// page's fonts are read in that order, and the first bad one is the error).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Dict {
-    entries: HashMap<Rc<str>, Object>,
+    entries: IndexMap<Rc<str>, Object>,
 }
 
 impl Dict {
@@ -55,12 +57,12 @@ impl Dict {
         self.entries.insert(key, value);
     }
 
-    /// Removes a key.
+    /// Removes a key (`del dict[key]`: the others keep their order).
     pub(crate) fn remove(&mut self, key: &str) -> Option<Object> {
-        self.entries.remove(key)
+        self.entries.shift_remove(key)
     }
 
-    /// The entries, in no particular order.
+    /// The entries, in the order they were first written.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&Rc<str>, &Object)> {
         self.entries.iter()
     }
@@ -161,5 +163,35 @@ impl Object {
             Object::Stream(_) => "stream",
             Object::Ref(..) => "reference",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dict, Object};
+    use std::rc::Rc;
+
+    fn keys(d: &Dict) -> Vec<String> {
+        d.iter().map(|(k, _)| k.to_string()).collect()
+    }
+
+    /// Keys keep the order they were first written, as a Python dict keeps
+    /// them: a page's fonts are built in that order, so the first bad one is
+    /// the error, the same on every run.
+    #[test]
+    fn entries_keep_the_order_they_were_written_in() {
+        let mut d = Dict::default();
+        let names: Vec<String> = (0..64).map(|i| format!("/F{}", (i * 37) % 64)).collect();
+        for name in &names {
+            d.insert(Rc::from(name.as_str()), Object::Null);
+        }
+        assert_eq!(keys(&d), names);
+        // a value set again keeps its place; a removed key leaves the others in order
+        d.insert(Rc::from(names[5].as_str()), Object::Int(1));
+        assert_eq!(keys(&d), names);
+        assert!(d.remove(&names[3]).is_some());
+        let mut rest = names.clone();
+        rest.remove(3);
+        assert_eq!(keys(&d), rest);
     }
 }

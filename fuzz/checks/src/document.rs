@@ -9,7 +9,7 @@
 //! never a panic ([`crate::source`]).
 
 use crate::source::{Claimed, ShortReads};
-use ctxguard_extract::{upload, upload_source, ErrorCode, Options, Status};
+use ctxguard_extract::{upload, upload_source, ErrorCode, Format, Options, Status};
 
 /// The text limit the targets parse with (small, so that truncation runs).
 pub const MAX_TEXT_LENGTH: i64 = 2_000;
@@ -21,7 +21,13 @@ pub fn check_upload(data: &[u8], filename: &str) {
         ..Options::default()
     };
     let up = upload(data, filename, &options);
-    check_sources(data, filename, &options, &up);
+    // Images are read whole, through the one reader the PDF target's source
+    // checks cover; their decode is too slow to run four times more within
+    // the fuzzer's timeout.
+    let extension = ctxguard_extract::format::extension(filename);
+    if Format::of_extension(&extension) != Format::Image {
+        check_sources(data, filename, &options, &up);
+    }
     let record = &up.record;
     assert_eq!(record.type_data.file_size, data.len() as u64);
     match &up.outcome {
