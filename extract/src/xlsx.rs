@@ -18,11 +18,13 @@
 
 mod book;
 mod cell_ref;
+mod cell_view;
 mod dates;
 mod formula;
 mod numfmt;
 mod props;
 mod pynum;
+mod row_scan;
 mod sheet;
 mod strings;
 mod styles;
@@ -245,6 +247,7 @@ pub(crate) fn sheets(
         strings: &loaded.strings,
         formats: &formats,
         epoch: loaded.epoch,
+        rows: sheet::RowPath::default(),
     };
     let mut cached_error = None;
     for part in &loaded.sheets {
