@@ -27,6 +27,16 @@ impl PyInt {
 
     /// `int(text)`; `None` where Python raises `ValueError`.
     pub(crate) fn parse(text: &str) -> Option<Self> {
+        // Plain ASCII digits (nearly every cell): no Unicode or separator rules apply.
+        let plain = text.strip_prefix('-').unwrap_or(text);
+        if !plain.is_empty() && plain.len() <= 18 && plain.bytes().all(|b| b.is_ascii_digit()) {
+            let trimmed = plain.trim_start_matches('0');
+            let digits = if trimmed.is_empty() { "0" } else { trimmed };
+            return Some(PyInt {
+                negative: plain.len() < text.len() && digits != "0",
+                digits: digits.to_string(),
+            });
+        }
         let t = text.trim_matches(is_space);
         let (negative, body) = match t.as_bytes().first() {
             Some(b'-') => (true, &t[1..]),

@@ -235,7 +235,7 @@ impl RowScanner {
             let incomplete = loop {
                 let mut start = at;
                 skip_ws(b, &mut start);
-                match self.row(&b[start..]) {
+                match self.row(text.get(start..).unwrap_or_default()) {
                     Ok(n) => {
                         let row = ScannedRow {
                             text: text.get(start..).unwrap_or_default(),
@@ -266,33 +266,35 @@ impl RowScanner {
     }
 
     /// One `<row>` at the start of `b`: its length.
-    fn row(&mut self, b: &[u8]) -> Step<usize> {
+    fn row(&mut self, src: &str) -> Step<usize> {
+        let b = src.as_bytes();
         self.cells.clear();
         self.arena.clear();
         let mut i = 0;
         if open_tag(b, &mut i)? != b"row" {
             return Err(Stop::Unsure);
         }
-        let closed = self.attributes(b, &mut i)?;
-        self.row_r = self.attr(b, b"r");
+        let closed = self.attributes(src, &mut i)?;
+        self.row_r = self.attr(src, b"r");
         if !closed {
             while !next_child(b, &mut i, b"row")? {
-                self.cell(b, &mut i)?;
+                self.cell(src, &mut i)?;
             }
         }
         Ok(i)
     }
 
     /// One `<c>` at `i`.
-    fn cell(&mut self, b: &[u8], i: &mut usize) -> Step<()> {
+    fn cell(&mut self, src: &str, i: &mut usize) -> Step<()> {
+        let b = src.as_bytes();
         if open_tag(b, i)? != b"c" {
             return Err(Stop::Unsure);
         }
-        let closed = self.attributes(b, i)?;
+        let closed = self.attributes(src, i)?;
         let mut cell = CellScan {
-            r: self.attr(b, b"r"),
-            s: self.attr(b, b"s"),
-            t: self.attr(b, b"t"),
+            r: self.attr(src, b"r"),
+            s: self.attr(src, b"s"),
+            t: self.attr(src, b"t"),
             ..CellScan::default()
         };
         let mut seen_v = false;
@@ -301,28 +303,28 @@ impl RowScanner {
                 match open_tag(b, i)? {
                     b"v" if !seen_v => {
                         seen_v = true;
-                        if !self.attributes(b, i)? {
-                            cell.v = self.text_content(b, i, b"v")?;
+                        if !self.attributes(src, i)? {
+                            cell.v = self.text_content(src, i, b"v")?;
                         }
                     }
                     b"f" if cell.f.is_none() => {
-                        let closed = self.attributes(b, i)?;
-                        let t = self.attr(b, b"t");
-                        if t.is_some_and(|t| self.bytes(b, t) == b"dataTable") {
+                        let closed = self.attributes(src, i)?;
+                        let t = self.attr(src, b"t");
+                        if t.is_some_and(|t| self.bytes(src, t) == b"dataTable") {
                             return Err(Stop::Unsure);
                         }
                         let mut f = FormulaScan {
                             text: None,
                             t,
-                            reference: self.attr(b, b"ref"),
-                            si: self.attr(b, b"si"),
+                            reference: self.attr(src, b"ref"),
+                            si: self.attr(src, b"si"),
                         };
                         if !closed {
-                            f.text = self.text_content(b, i, b"f")?;
+                            f.text = self.text_content(src, i, b"f")?;
                         }
                         cell.f = Some(f);
                     }
-                    b"is" if cell.is.is_none() => cell.is = Some(self.inline(b, i)?),
+                    b"is" if cell.is.is_none() => cell.is = Some(self.inline(src, i)?),
                     _ => return Err(Stop::Unsure),
                 }
             }
@@ -332,8 +334,9 @@ impl RowScanner {
     }
 
     /// An `<is>` (its name read): `Text.content` of plain `<t>`s and runs of `<t>`s.
-    fn inline(&mut self, b: &[u8], i: &mut usize) -> Step<Val> {
-        let closed = self.attributes(b, i)?;
+    fn inline(&mut self, src: &str, i: &mut usize) -> Step<Val> {
+        let b = src.as_bytes();
+        let closed = self.attributes(src, i)?;
         if self.attrs.iter().any(|a| a.colon.is_none()) {
             return Err(Stop::Unsure);
         }
@@ -342,9 +345,9 @@ impl RowScanner {
         if !closed {
             while !next_child(b, i, b"is")? {
                 match open_tag(b, i)? {
-                    b"t" => plain = self.t(b, i)?,
+                    b"t" => plain = self.t(src, i)?,
                     b"r" => {
-                        let closed = self.attributes(b, i)?;
+                        let closed = self.attributes(src, i)?;
                         if self.attrs.iter().any(|a| a.colon.is_none()) {
                             return Err(Stop::Unsure);
                         }
@@ -354,7 +357,7 @@ impl RowScanner {
                                 if open_tag(b, i)? != b"t" {
                                     return Err(Stop::Unsure);
                                 }
-                                text = self.t(b, i)?;
+                                text = self.t(src, i)?;
                             }
                         }
                         self.runs.push(text);
@@ -374,7 +377,7 @@ impl RowScanner {
         let mut joined = std::mem::take(&mut self.joined);
         joined.clear();
         for v in plain.iter().chain(self.runs.iter().flatten()) {
-            joined.push_str(self.str(b, *v));
+            joined.push_str(self.str(src, *v));
         }
         let start = self.arena.len();
         self.arena.push_str(&joined);
@@ -387,16 +390,17 @@ impl RowScanner {
     }
 
     /// A `<t>` (its name read): its text.
-    fn t(&mut self, b: &[u8], i: &mut usize) -> Step<Option<Val>> {
-        if self.attributes(b, i)? {
+    fn t(&mut self, src: &str, i: &mut usize) -> Step<Option<Val>> {
+        if self.attributes(src, i)? {
             return Ok(None);
         }
-        self.text_content(b, i, b"t")
+        self.text_content(src, i, b"t")
     }
 
     /// The attributes after an element's name, up to `>` (`false`) or `/>`
     /// (`true`), into `self.attrs`.
-    fn attributes(&mut self, b: &[u8], i: &mut usize) -> Step<bool> {
+    fn attributes(&mut self, src: &str, i: &mut usize) -> Step<bool> {
+        let b = src.as_bytes();
         self.attrs.clear();
         loop {
             let ws = skip_ws(b, i);
@@ -467,21 +471,22 @@ impl RowScanner {
             if clash {
                 return Err(Stop::Unsure);
             }
-            let value = self.value(b, value_start, value_start + n, true)?;
+            let value = self.value(src, value_start, value_start + n, true)?;
             self.attrs.push(Attr { name, colon, value });
         }
     }
 
     /// The unprefixed attribute `name` of the element just scanned.
-    fn attr(&self, b: &[u8], name: &[u8]) -> Option<Val> {
+    fn attr(&self, src: &str, name: &[u8]) -> Option<Val> {
         self.attrs
             .iter()
-            .find(|a| a.colon.is_none() && &b[a.name.0..a.name.1] == name)
+            .find(|a| a.colon.is_none() && &src.as_bytes()[a.name.0..a.name.1] == name)
             .map(|a| a.value)
     }
 
     /// After an element's `>`: its text up to `</name>`; `None` when it has none.
-    fn text_content(&mut self, b: &[u8], i: &mut usize, name: &[u8]) -> Step<Option<Val>> {
+    fn text_content(&mut self, src: &str, i: &mut usize, name: &[u8]) -> Step<Option<Val>> {
+        let b = src.as_bytes();
         let start = *i;
         let Some(n) = memchr::memchr(b'<', &b[start..]) else {
             return Err(Stop::Incomplete);
@@ -495,12 +500,12 @@ impl RowScanner {
         if end == start {
             return Ok(None);
         }
-        self.value(b, start, end, false).map(Some)
+        self.value(src, start, end, false).map(Some)
     }
 
     /// Raw text or an attribute value at `start..end`, decoded as the parser does.
-    fn value(&mut self, b: &[u8], start: usize, end: usize, attribute: bool) -> Step<Val> {
-        let raw = std::str::from_utf8(&b[start..end]).map_err(|_| Stop::Unsure)?;
+    fn value(&mut self, src: &str, start: usize, end: usize, attribute: bool) -> Step<Val> {
+        let raw = src.get(start..end).ok_or(Stop::Unsure)?;
         if verbatim(raw, attribute) {
             return Ok(Val {
                 start,
@@ -538,19 +543,17 @@ impl RowScanner {
         })
     }
 
-    fn bytes<'s>(&'s self, b: &'s [u8], v: Val) -> &'s [u8] {
-        self.str(b, v).as_bytes()
+    fn bytes<'s>(&'s self, src: &'s str, v: Val) -> &'s [u8] {
+        self.str(src, v).as_bytes()
     }
 
     /// A value's text (spans lie between ASCII delimiters of valid UTF-8, so
     /// they are always on character boundaries).
-    fn str<'s>(&'s self, b: &'s [u8], v: Val) -> &'s str {
+    fn str<'s>(&'s self, src: &'s str, v: Val) -> &'s str {
         if v.decoded {
             self.arena.get(v.start..v.end).unwrap_or_default()
         } else {
-            b.get(v.start..v.end)
-                .and_then(|s| std::str::from_utf8(s).ok())
-                .unwrap_or_default()
+            src.get(v.start..v.end).unwrap_or_default()
         }
     }
 }

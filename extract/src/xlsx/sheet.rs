@@ -399,6 +399,10 @@ fn keep_cells(cells: Vec<(Parsed, Cached)>) -> Vec<(Parsed, Cached)> {
     let Some(last) = cells.last().map(|c| c.0.column) else {
         return Vec::new();
     };
+    // Strictly increasing columns (what writers emit): all kept, in order.
+    if cells[0].0.column >= 1 && cells.windows(2).all(|w| w[0].0.column < w[1].0.column) {
+        return cells;
+    }
     let mut kept: Vec<(usize, (Parsed, Cached))> = cells
         .into_iter()
         .enumerate()

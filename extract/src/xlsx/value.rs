@@ -4,6 +4,7 @@
 
 use super::dates::Moment;
 use super::pynum::{float_repr, PyInt};
+use std::fmt::Write;
 
 /// A cell value as openpyxl hands it over.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,7 +143,9 @@ impl Norm {
     pub(crate) fn dump(&self, out: &mut String) {
         match self {
             Norm::Str(s) => json_string(out, s),
-            Norm::Int(i) => out.push_str(&i.to_string()),
+            Norm::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
             Norm::Float(f) => out.push_str(&float_repr(*f)),
             Norm::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Norm::Null => out.push_str("null"),
@@ -165,14 +168,15 @@ impl Norm {
 /// `format_excel_row_compact`: `R<row>: ` then cells joined by ` | `, a cell
 /// off its expected column written as `[<column>]=`.
 pub(crate) fn compact_row(source_row: &PyInt, cells: &[(u64, Norm)]) -> String {
-    let mut out = format!("R{source_row}: ");
+    let mut out = String::with_capacity(64);
+    let _ = write!(out, "R{source_row}: ");
     let mut expected = 1u64;
     for (i, (column, value)) in cells.iter().enumerate() {
         if i > 0 {
             out.push_str(" | ");
         }
         if *column != expected {
-            out.push_str(&format!("[{column}]="));
+            let _ = write!(out, "[{column}]=");
         }
         value.dump(&mut out);
         expected = column.saturating_add(1);
