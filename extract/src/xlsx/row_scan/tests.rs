@@ -202,46 +202,50 @@ fn rows_past_the_bound_go_to_the_parser() {
     assert_eq!(scanned, 1);
 }
 
-/// One generated cell: its form and its value.
-fn cell_xml() -> impl Strategy<Value = String> {
-    let value = prop::sample::select(vec![
-        "1",
-        "-2.5",
-        "1e3",
-        "007",
-        " 12 ",
-        "1_000",
-        "abc",
+/// Values by data type, each list valid for its type (so most generated
+/// sheets read to their end), and some valid for none.
+const TYPED_VALUES: [(&str, &[&str]); 8] = [
+    (
         "",
-        "0",
-        "2",
-        "3",
-        "-1",
-        "45000",
-        "1.5",
-        "&amp;",
-        "a&#10;b",
-        "TRUE",
-        "2024-01-02",
-        "2024-01-02T03:04:05",
-        "#DIV/0!",
-        "é中",
-    ]);
-    let t = prop::sample::select(vec![
-        "",
-        " t=\"s\"",
-        " t=\"n\"",
-        " t=\"b\"",
-        " t=\"e\"",
+        &[
+            "1", "-2.5", "1e3", "007", " 12 ", "1_000", "45000", "1.5", "0", "&#49;",
+        ],
+    ),
+    (" t=\"n\"", &["3", "-0", "2.25E-3"]),
+    (" t=\"s\"", &["0", "1", "2", "-1"]),
+    (" t=\"b\"", &["0", "1"]),
+    (
         " t=\"str\"",
-        " t=\"d\"",
-        " t=\"inlineStr\"",
-    ]);
+        &[
+            "ab",
+            "x\r\ny",
+            "a&#13;b",
+            "&amp;&lt;&gt;",
+            "  ",
+            "é中",
+            "a&gt;b",
+        ],
+    ),
+    (" t=\"e\"", &["#N/A", "#DIV/0!"]),
+    (" t=\"d\"", &["2024-01-02", "2024-01-02T03:04:05"]),
+    (" t=\"inlineStr\"", &["ignored"]),
+];
+const BAD_VALUES: [&str; 4] = ["abc", "", "9", "1&#0;"];
+
+/// One generated cell: its form, type and value.
+fn cell_xml() -> impl Strategy<Value = String> {
     let s = prop::sample::select(vec![
         "", " s=\"0\"", " s=\"1\"", " s=\"2\"", " s=\"x\"", " s=\"\"",
     ]);
-    let form = 0..12u8;
-    (value, t, s, form, any::<bool>()).prop_map(|(value, t, s, form, with_r)| {
+    let value = (0..TYPED_VALUES.len(), any::<prop::sample::Index>(), 0..20u8);
+    (value, s, 0..12u8, any::<bool>()).prop_map(|((kind, pick, bad), s, form, with_r)| {
+        let (t, values) = TYPED_VALUES[kind];
+        let value = if bad == 0 {
+            BAD_VALUES[pick.index(BAD_VALUES.len())]
+        } else {
+            values[pick.index(values.len())]
+        };
+        let s = if bad == 1 { s } else { "" };
         let r = if with_r { " r=\"{R}\"" } else { "" };
         match form {
             0 => format!("<c{r}{t}{s}><v>{value}</v></c>"),
@@ -261,7 +265,7 @@ fn cell_xml() -> impl Strategy<Value = String> {
             8 => format!("<c{r}{t}{s}>\n <v>{value}</v>\n</c>"),
             9 => format!("<c{r}{t}><!--c--><v>{value}</v></c>"),
             10 => format!("<c{r}{t} x14ac:a='{value}'><v>{value}</v></c>"),
-            _ => format!("<c{r}{t}><v>{value}</v><f/></c>"),
+            _ => format!("<c{r}{t}><v>{value}</v><f/><v>9</v></c>"),
         }
     })
 }
