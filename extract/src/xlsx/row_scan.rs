@@ -153,31 +153,48 @@ fn next_child(b: &[u8], i: &mut usize, name: &[u8]) -> Step<bool> {
     Ok(true)
 }
 
+/// [`BYTE_CLASS`] flags: a byte outside ASCII, `>`, a byte no value takes
+/// as it is (`&`, `<`, a control character other than tab and line feed), a
+/// tab or line feed (which attribute values turn into spaces).
+const NON_ASCII: u8 = 1;
+const GT: u8 = 2;
+const DECODE: u8 = 4;
+const WHITESPACE: u8 = 8;
+
+/// The flags of every byte value.
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        table[c] = match c as u8 {
+            b'\t' | b'\n' => WHITESPACE,
+            b'&' | b'<' | 0..=0x1f => DECODE,
+            b'>' => GT,
+            0x80.. => NON_ASCII,
+            _ => 0,
+        };
+        c += 1;
+    }
+    table
+};
+
 /// Whether raw text (or an attribute value) reads as it is: no reference,
 /// no carriage return, no character XML forbids, no `]]>` (in an attribute:
 /// no `<`, `>` or literal whitespace other than spaces either).
 fn verbatim(raw: &str, attribute: bool) -> bool {
-    let mut ascii = true;
-    let mut gt = false;
-    for &c in raw.as_bytes() {
-        match c {
-            b'&' | b'<' => return false,
-            b'>' => {
-                if attribute {
-                    return false;
-                }
-                gt = true;
-            }
-            b'\t' | b'\n' if !attribute => {}
-            0..=0x1f => return false,
-            0x80.. => ascii = false,
-            _ => {}
-        }
-    }
-    if gt && raw.contains("]]>") {
+    let flags = raw
+        .as_bytes()
+        .iter()
+        .fold(0u8, |flags, &c| flags | BYTE_CLASS[usize::from(c)]);
+    let refused = if attribute {
+        DECODE | GT | WHITESPACE
+    } else {
+        DECODE
+    };
+    if flags & refused != 0 || (flags & GT != 0 && raw.contains("]]>")) {
         return false;
     }
-    ascii || raw.chars().all(is_xml_char)
+    flags & NON_ASCII == 0 || raw.chars().all(is_xml_char)
 }
 
 impl RowScanner {

@@ -395,22 +395,22 @@ type Cached = Option<Result<Option<Raw>, SheetError>>;
 
 /// A row's cells as `_get_row` keeps them: right of the last cell dropped,
 /// the last of a column winning, in column order.
-fn keep_cells(cells: Vec<(Parsed, Cached)>) -> Vec<(Parsed, Cached)> {
+fn keep_cells(cells: &mut Vec<(Parsed, Cached)>) {
     let Some(last) = cells.last().map(|c| c.0.column) else {
-        return Vec::new();
+        return;
     };
     // Strictly increasing columns (what writers emit): all kept, in order.
     if cells[0].0.column >= 1 && cells.windows(2).all(|w| w[0].0.column < w[1].0.column) {
-        return cells;
+        return;
     }
     let mut kept: Vec<(usize, (Parsed, Cached))> = cells
-        .into_iter()
+        .drain(..)
         .enumerate()
         .filter(|(_, (c, _))| c.column >= 1 && c.column <= last)
         .collect();
     kept.sort_by(|(ia, a), (ib, b)| a.0.column.cmp(&b.0.column).then(ib.cmp(ia)));
     kept.dedup_by(|later, earlier| later.1 .0.column == earlier.1 .0.column);
-    kept.into_iter().map(|(_, c)| c).collect()
+    cells.extend(kept.into_iter().map(|(_, c)| c));
 }
 
 /// The walk's row state: the running count rows are kept against, the open
@@ -443,15 +443,19 @@ impl Rows {
 
     /// The open row closes: its populated cells go to `on_row` when it is kept.
     fn finish(&mut self, p: &Parser<'_, '_>, on_row: &mut RowSink<'_>) -> Result<(), SheetError> {
-        let cells = std::mem::take(&mut self.cells);
+        // The cells' list keeps its buffer for the next row.
+        let mut cells = std::mem::take(&mut self.cells);
         for (_, cached) in &cells {
             if let Some(Err(e)) = cached {
                 self.sheet.cached_error.get_or_insert_with(|| e.0.clone());
             }
         }
-        if self.keep {
-            let populated: Vec<Cell> = keep_cells(cells)
-                .into_iter()
+        if !self.keep {
+            cells.clear();
+        } else {
+            keep_cells(&mut cells);
+            let populated: Vec<Cell> = cells
+                .drain(..)
                 .filter_map(|(c, k)| {
                     Some(Cell {
                         row: c.row,
@@ -465,6 +469,7 @@ impl Rows {
                 on_row(&p.row_counter, populated)?;
             }
         }
+        self.cells = cells;
         Ok(())
     }
 
@@ -687,7 +692,9 @@ pub(crate) fn keep_for_tests(columns: &[u64]) -> Vec<u64> {
             (p, None)
         })
         .collect();
-    keep_cells(cells).into_iter().map(|c| c.0.column).collect()
+    let mut cells: Vec<(Parsed, Cached)> = cells;
+    keep_cells(&mut cells);
+    cells.into_iter().map(|c| c.0.column).collect()
 }
 
 #[cfg(test)]

@@ -37,15 +37,10 @@ fn check_utf8(carry: &mut Vec<u8>, invalid: &Cell<bool>, mut data: &[u8]) {
             Err(_) => {}
         }
     }
-    // ASCII needs no decoder; most of a sheet is ASCII.
-    let ascii = data
-        .iter()
-        .position(|b| !b.is_ascii())
-        .unwrap_or(data.len());
-    if let Err(e) = std::str::from_utf8(&data[ascii..]) {
+    if let Err(e) = std::str::from_utf8(data) {
         match e.error_len() {
             Some(_) => invalid.set(true),
-            None => *carry = data[ascii + e.valid_up_to()..].to_vec(),
+            None => *carry = data[e.valid_up_to()..].to_vec(),
         }
     }
 }
