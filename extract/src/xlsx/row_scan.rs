@@ -20,7 +20,7 @@
 
 use super::cell_view::{CellView, FormulaView, Inline};
 use super::xml::{
-    attribute_value, is_xml_char, normalise_eol, push_chars, resolve_reference, Lookahead, Reader,
+    attribute_value, normalise_eol, push_chars, resolve_reference, Lookahead, Reader,
 };
 
 #[cfg(test)]
@@ -194,7 +194,16 @@ fn verbatim(raw: &str, attribute: bool) -> bool {
     if flags & refused != 0 || (flags & GT != 0 && raw.contains("]]>")) {
         return false;
     }
-    flags & NON_ASCII == 0 || raw.chars().all(is_xml_char)
+    flags & NON_ASCII == 0 || !has_noncharacter(raw)
+}
+
+/// Whether text holds U+FFFE or U+FFFF: the only characters outside ASCII
+/// that XML forbids and a `str` can hold (surrogates it cannot), found by
+/// their lead byte (rare in any script) rather than by decoding every character.
+fn has_noncharacter(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    memchr::memchr_iter(0xEF, b)
+        .any(|i| b.get(i + 1) == Some(&0xBF) && matches!(b.get(i + 2), Some(0xBE | 0xBF)))
 }
 
 impl RowScanner {

@@ -315,6 +315,19 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
+    fn noncharacters_are_found_as_decoding_finds_them(
+        chars in prop::collection::vec(prop::sample::select(vec![
+            'a', 'é', '中', '\u{ef}', '\u{fffd}', '\u{fffe}', '\u{ffff}', '\u{10000}', '\u{feff}', '\u{10ffff}',
+        ]), 0..12)
+    ) {
+        let text: String = chars.into_iter().collect();
+        prop_assert_eq!(
+            super::has_noncharacter(&text),
+            !text.chars().all(super::super::xml::is_xml_char)
+        );
+    }
+
+    #[test]
     fn generated_sheets_read_the_same_both_ways(xml in sheet_xml()) {
         agree(&xml);
     }
