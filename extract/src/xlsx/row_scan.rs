@@ -15,8 +15,9 @@
 //!
 //! Bounds: a row is scanned only within `max_row_bytes` (the window never
 //! grows past it), elements nest five levels below `<sheetData>` and are
-//! scanned only when the reader's depth limit allows that, and an element
-//! has at most [`MAX_ATTRS`] attributes.
+//! scanned only when the reader's depth limit allows that, an element has
+//! at most [`MAX_ATTRS`] attributes, a row [`MAX_CELLS`] cells and an inline
+//! string [`MAX_RUNS`] runs (beyond, the parser reads the row, as before).
 
 use super::cell_view::{CellView, FormulaView, Inline};
 use super::xml::{
@@ -31,6 +32,13 @@ const ROW_NESTING: usize = 5;
 
 /// Most attributes an element may have to be scanned.
 pub(crate) const MAX_ATTRS: usize = 16;
+
+/// Most cells a scanned row may have (a sheet is 16 384 columns wide; wider
+/// rows go to the parser): with the window, this bounds what a row holds.
+pub(crate) const MAX_CELLS: usize = 4096;
+
+/// Most runs an inline string may have to be scanned.
+pub(crate) const MAX_RUNS: usize = 256;
 
 /// Why a row was not read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -313,7 +321,7 @@ impl RowScanner {
     /// One `<c>` at `i`.
     fn cell(&mut self, src: &str, i: &mut usize) -> Step<()> {
         let b = src.as_bytes();
-        if open_tag(b, i)? != b"c" {
+        if open_tag(b, i)? != b"c" || self.cells.len() == MAX_CELLS {
             return Err(Stop::Unsure);
         }
         let closed = self.attributes(src, i)?;
@@ -373,6 +381,9 @@ impl RowScanner {
                 match open_tag(b, i)? {
                     b"t" => plain = self.t(src, i)?,
                     b"r" => {
+                        if self.runs.len() == MAX_RUNS {
+                            return Err(Stop::Unsure);
+                        }
                         let closed = self.attributes(src, i)?;
                         if self.attrs.iter().any(|a| a.colon.is_none()) {
                             return Err(Stop::Unsure);

@@ -190,6 +190,21 @@ fn sheets_the_scanner_stays_out_of_are_read_by_the_parser_alone() {
 }
 
 #[test]
+fn rows_past_the_cell_and_run_bounds_go_to_the_parser() {
+    let wide = "<c><v>1</v></c>".repeat(super::MAX_CELLS + 1);
+    let runs = "<r><t>x</t></r>".repeat(super::MAX_RUNS + 1);
+    let rows = format!(
+        r#"<row r="1">{wide}</row><row r="2"><c r="A2" t="inlineStr"><is>{runs}</is></c></row><row r="3"><c r="A3"><v>3</v></c></row>"#
+    );
+    let xml = sheet(&rows);
+    let (reference, _) = read(&xml, RowPath::Parsed, None);
+    let (got, scanned) = read(&xml, RowPath::default(), Some(4096));
+    assert_eq!(got, reference);
+    assert_eq!(got.rows.len(), 3);
+    assert_eq!(scanned, 1, "only the third row is scanned");
+}
+
+#[test]
 fn rows_past_the_bound_go_to_the_parser() {
     let long = "x".repeat(200);
     let rows = format!(
