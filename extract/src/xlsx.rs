@@ -5,7 +5,10 @@
 //! on an unreadable stylesheet.
 //!
 //! Memory: the upload is read where it lies ([`Source`]). Worksheets and the
-//! shared strings are pull-parsed as they inflate (`xml_stream.rs`), each row
+//! shared strings are pull-parsed as they inflate (`xml_stream.rs`); the rows
+//! of a worksheet's `<sheetData>` are scanned straight from the inflated
+//! bytes where they take the forms writers emit (`row_scan.rs`, the parser
+//! reading any other row, with the same results); each row is
 //! handed to the [`SheetsStream`] as it closes, which keeps only what the
 //! output can hold. Held whole: the shared strings as openpyxl holds them (one
 //! arena, their UTF-8 bytes plus four bytes each), and the small parts read as
@@ -18,11 +21,13 @@
 
 mod book;
 mod cell_ref;
+mod cell_view;
 mod dates;
 mod formula;
 mod numfmt;
 mod props;
 mod pynum;
+mod row_scan;
 mod sheet;
 mod strings;
 mod styles;
@@ -43,7 +48,7 @@ use crate::truncate::SheetsStream;
 use book::{relationships, rels_path, strip_first, Manifest, Rel, Workbook, SHARED_STRINGS};
 use pynum::PyInt;
 use std::collections::{HashMap, HashSet};
-use value::{compact_row, sheet_header, Norm};
+use value::{compact_row, sheet_header, CompactRow, Norm};
 use xml_stream::with_part_stream;
 
 fn failed(reason: impl std::fmt::Display) -> DocumentError {
@@ -245,6 +250,7 @@ pub(crate) fn sheets(
         strings: &loaded.strings,
         formats: &formats,
         epoch: loaded.epoch,
+        rows: sheet::RowPath::default(),
     };
     let mut cached_error = None;
     for part in &loaded.sheets {
@@ -309,26 +315,27 @@ fn stream_sheet(
 /// whether the row has a formula.
 fn render_row(number: &PyInt, cells: Vec<sheet::Cell>) -> (String, bool) {
     let mut formulas = false;
-    let cells: Vec<(u64, Norm)> = cells
-        .into_iter()
-        .map(|c| {
-            let formula = c.cached.is_some() || is_formula_object(&c.value);
-            formulas |= formula;
-            let v = c.value.into_normalized();
-            let cached = match c.cached {
-                _ if !formula => None,
-                Some(Some(k)) => Some(k.into_normalized()),
-                Some(None) => None,
-                None => Some(v.clone()),
-            };
-            let v = match cached {
-                Some(k) => Norm::Obj(vec![("formula", v), ("value", k)]),
-                None => v,
-            };
-            (c.column, v)
-        })
-        .collect();
-    (compact_row(number, &cells), formulas)
+    let mut row = CompactRow::new(number);
+    for c in cells {
+        let out = row.cell(c.column);
+        let formula = c.cached.is_some() || is_formula_object(&c.value);
+        if !formula {
+            c.value.dump_normalized(out);
+            continue;
+        }
+        formulas = true;
+        let v = c.value.into_normalized();
+        let cached = match c.cached {
+            Some(Some(k)) => Some(k.into_normalized()),
+            Some(None) => None,
+            None => Some(v.clone()),
+        };
+        match cached {
+            Some(k) => Norm::Obj(vec![("formula", v), ("value", k)]).dump(out),
+            None => v.dump(out),
+        }
+    }
+    (row.finish(), formulas)
 }
 
 /// One sheet read whole, its formula results looked up by (row, column)

@@ -5,6 +5,12 @@ use super::pynum::PyInt;
 /// `column_index_from_string(col)`: up to three letters (any case, as
 /// Python upper-cases them), A = 1 … ZZZ = 18278; `None` where it raises.
 pub(crate) fn column_index(col: &str) -> Option<u32> {
+    if (1..=3).contains(&col.len()) && col.bytes().all(|b| b.is_ascii_uppercase()) {
+        let idx = col
+            .bytes()
+            .fold(0u32, |idx, b| idx * 26 + u32::from(b - b'A' + 1));
+        return (1..=18278).contains(&idx).then_some(idx);
+    }
     if col.chars().count() > 3 {
         return None;
     }

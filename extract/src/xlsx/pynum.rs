@@ -13,7 +13,73 @@ const MAX_STR_DIGITS: usize = 4300;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct PyInt {
     negative: bool,
-    digits: String,
+    digits: Digits,
+}
+
+/// Most digits held inline (every `i64` fits).
+const INLINE_DIGITS: usize = 22;
+
+/// Decimal digits, inline when short (no allocation for the numbers cells
+/// and rows hold, a sheet's millions of them), else on the heap. Canonical:
+/// inline exactly when short, unused bytes zero, so derived equality holds.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Digits {
+    Inline { len: u8, bytes: [u8; INLINE_DIGITS] },
+    Heap(String),
+}
+
+impl Digits {
+    fn new(digits: &str) -> Self {
+        if digits.len() <= INLINE_DIGITS {
+            let mut bytes = [0; INLINE_DIGITS];
+            bytes[..digits.len()].copy_from_slice(digits.as_bytes());
+            Digits::Inline {
+                len: digits.len() as u8,
+                bytes,
+            }
+        } else {
+            Digits::Heap(digits.to_string())
+        }
+    }
+
+    fn from_string(digits: String) -> Self {
+        if digits.len() <= INLINE_DIGITS {
+            Digits::new(&digits)
+        } else {
+            Digits::Heap(digits)
+        }
+    }
+
+    /// The digits of `v`.
+    fn of_u64(mut v: u64) -> Self {
+        let mut bytes = [0; INLINE_DIGITS];
+        let mut at = INLINE_DIGITS;
+        loop {
+            at -= 1;
+            bytes[at] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        bytes.copy_within(at.., 0);
+        let len = INLINE_DIGITS - at;
+        bytes[len..].fill(0);
+        Digits::Inline {
+            len: len as u8,
+            bytes,
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            Digits::Inline { len, bytes } => bytes
+                .get(..usize::from(*len))
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or("0"),
+            Digits::Heap(s) => s,
+        }
+    }
 }
 
 impl PyInt {
@@ -21,12 +87,22 @@ impl PyInt {
     pub(crate) fn from_i64(v: i64) -> Self {
         PyInt {
             negative: v < 0,
-            digits: v.unsigned_abs().to_string(),
+            digits: Digits::of_u64(v.unsigned_abs()),
         }
     }
 
     /// `int(text)`; `None` where Python raises `ValueError`.
     pub(crate) fn parse(text: &str) -> Option<Self> {
+        // Plain ASCII digits (nearly every cell): no Unicode or separator rules apply.
+        let plain = text.strip_prefix('-').unwrap_or(text);
+        if !plain.is_empty() && plain.len() <= 18 && plain.bytes().all(|b| b.is_ascii_digit()) {
+            let trimmed = plain.trim_start_matches('0');
+            let digits = if trimmed.is_empty() { "0" } else { trimmed };
+            return Some(PyInt {
+                negative: plain.len() < text.len() && digits != "0",
+                digits: Digits::new(digits),
+            });
+        }
         let t = text.trim_matches(is_space);
         let (negative, body) = match t.as_bytes().first() {
             Some(b'-') => (true, &t[1..]),
@@ -58,7 +134,10 @@ impl PyInt {
             digits.push('0');
         }
         let negative = negative && digits != "0";
-        Some(PyInt { negative, digits })
+        Some(PyInt {
+            negative,
+            digits: Digits::from_string(digits),
+        })
     }
 
     /// `int(f)` of an integral finite float, exactly.
@@ -111,27 +190,33 @@ impl PyInt {
             s
         };
         let negative = negative && digits != "0";
-        PyInt { negative, digits }
+        PyInt {
+            negative,
+            digits: Digits::from_string(digits),
+        }
     }
 
     /// The value as an `i64`, if it fits.
     pub(crate) fn to_i64(&self) -> Option<i64> {
-        let magnitude: i128 = self.digits.parse().ok()?;
+        let magnitude: i128 = self.digits.as_str().parse().ok()?;
         i64::try_from(if self.negative { -magnitude } else { magnitude }).ok()
     }
 
     /// `self + 1`.
     pub(crate) fn incremented(&self) -> Self {
+        if let Some(next) = self.to_i64().and_then(|v| v.checked_add(1)) {
+            return PyInt::from_i64(next);
+        }
         if self.negative {
             let mut m = PyInt {
                 negative: false,
                 digits: self.digits.clone(),
             }
             .magnitude_decremented();
-            m.negative = m.digits != "0";
+            m.negative = m.digits.as_str() != "0";
             m
         } else {
-            let mut bytes = self.digits.clone().into_bytes();
+            let mut bytes = self.digits.as_str().as_bytes().to_vec();
             let mut i = bytes.len();
             loop {
                 if i == 0 {
@@ -148,14 +233,14 @@ impl PyInt {
             }
             PyInt {
                 negative: false,
-                digits: String::from_utf8(bytes).unwrap_or_default(),
+                digits: Digits::from_string(String::from_utf8(bytes).unwrap_or_default()),
             }
         }
     }
 
     /// |self| - 1 for a positive magnitude.
     fn magnitude_decremented(&self) -> Self {
-        let mut bytes = self.digits.clone().into_bytes();
+        let mut bytes = self.digits.as_str().as_bytes().to_vec();
         let mut i = bytes.len();
         while i > 0 {
             i -= 1;
@@ -170,17 +255,13 @@ impl PyInt {
         let trimmed = s.trim_start_matches('0');
         PyInt {
             negative: false,
-            digits: if trimmed.is_empty() {
-                "0".into()
-            } else {
-                trimmed.into()
-            },
+            digits: Digits::new(if trimmed.is_empty() { "0" } else { trimmed }),
         }
     }
 
     /// Whether the value is zero.
     pub(crate) fn is_zero(&self) -> bool {
-        self.digits == "0"
+        self.digits.as_str() == "0"
     }
 }
 
@@ -189,17 +270,15 @@ impl std::fmt::Display for PyInt {
         if self.negative {
             f.write_str("-")?;
         }
-        f.write_str(&self.digits)
+        f.write_str(self.digits.as_str())
     }
 }
 
 impl Ord for PyInt {
     fn cmp(&self, other: &Self) -> Ordering {
         let magnitude = |a: &PyInt, b: &PyInt| {
-            a.digits
-                .len()
-                .cmp(&b.digits.len())
-                .then_with(|| a.digits.cmp(&b.digits))
+            let (a, b) = (a.digits.as_str(), b.digits.as_str());
+            a.len().cmp(&b.len()).then_with(|| a.cmp(b))
         };
         match (self.negative, other.negative) {
             (false, true) => Ordering::Greater,
@@ -283,6 +362,32 @@ mod tests {
         assert_eq!(i(-1).incremented(), i(0));
         assert_eq!(i(-10).incremented(), i(-9));
         assert_eq!(i(99).incremented(), i(100));
+    }
+
+    #[test]
+    fn ints_equal_whichever_way_they_were_made_short_or_long() {
+        let parsed = |t: &str| PyInt::parse(t).expect("an int");
+        assert_eq!(parsed("0012"), PyInt::from_i64(12));
+        assert_eq!(parsed("-0"), PyInt::from_i64(0));
+        assert_eq!(parsed("\u{0661}\u{0662}"), PyInt::from_i64(12));
+        assert_eq!(PyInt::from_i64(11).incremented(), parsed("12"));
+        assert_eq!(PyInt::from_i64(i64::MIN).to_string(), i64::MIN.to_string());
+        let max = PyInt::from_i64(i64::MAX);
+        assert_eq!(max.incremented().to_string(), "9223372036854775808");
+        let long = "1".repeat(30);
+        let big = parsed(&long);
+        assert_eq!(big.to_string(), long);
+        assert_eq!(parsed(&format!("+{long}")), big);
+        assert!(big > max && parsed(&format!("-{long}")) < PyInt::from_i64(i64::MIN));
+        let nines = parsed(&"9".repeat(22));
+        assert_eq!(
+            nines.incremented().to_string(),
+            format!("1{}", "0".repeat(22))
+        );
+        assert_eq!(
+            PyInt::from_integral_float(1e25).to_string(),
+            "10000000000000000905969664"
+        );
     }
 
     #[test]

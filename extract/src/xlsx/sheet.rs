@@ -8,14 +8,16 @@
 //! that Wegent's merge of cached results needs no second walk.
 
 use super::cell_ref::{column_index, column_letter, coordinate_to_tuple};
+use super::cell_view::{CellView, FormulaView, Inline};
 use super::dates::{from_excel, from_iso8601, Epoch, Serial};
 use super::formula::Translator;
 use super::pynum::{parse_float, PyInt};
+use super::row_scan::{RowScanner, ScannedRow};
 use super::strings::SharedStrings;
 use super::styles::Formats;
 use super::text;
 use super::value::Raw;
-use super::xml::{Builder, Ev, Node, Reader, XmlError};
+use super::xml::{Builder, Ev, Reader, XmlError};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -34,6 +36,34 @@ pub(crate) struct Context<'a> {
     pub formats: &'a Formats,
     /// The date system.
     pub epoch: Epoch,
+    /// How the rows of `<sheetData>` are read.
+    pub rows: RowPath,
+}
+
+/// How the rows of `<sheetData>` are read; both ways give the same rows and errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RowPath {
+    /// By the row scanner, each row it can read exactly (no longer than
+    /// `max_row_bytes`), the others by the parser.
+    Scanned {
+        /// The longest row the scanner looks at whole (its window grows to it).
+        max_row_bytes: usize,
+    },
+    /// By the parser only: the reference the scanner is checked against.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Parsed,
+}
+
+/// The longest row the scanner reads (longer ones go to the parser): the
+/// window it holds grows to this, so it bounds the scanner's memory.
+pub(crate) const MAX_SCANNED_ROW_BYTES: usize = 1 << 20;
+
+impl Default for RowPath {
+    fn default() -> Self {
+        RowPath::Scanned {
+            max_row_bytes: MAX_SCANNED_ROW_BYTES,
+        }
+    }
 }
 
 /// A populated cell of a kept row.
@@ -54,6 +84,10 @@ pub(crate) struct Cell {
 pub(crate) struct Sheet {
     /// The first error the cached-value pass would raise on this sheet, if any.
     pub cached_error: Option<String>,
+    /// How many rows the row scanner read (the others the parser read); the
+    /// tests check the scanner is not idle.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub scanned_rows: u64,
 }
 
 /// A kept row with at least one populated cell, as it is handed out: its
@@ -84,8 +118,6 @@ struct Parser<'c, 'a> {
     row_counter: PyInt,
     col_counter: u64,
     shared: HashMap<Option<String>, Translator>,
-    /// `{main}v`, `{main}f`, `{main}is`.
-    tags: [String; 3],
 }
 
 fn err(part: &str, what: impl std::fmt::Display) -> SheetError {
@@ -115,8 +147,8 @@ impl Parser<'_, '_> {
     }
 
     /// `parse_row`'s row number: `int(r)`, else an integral `float(r)`, else one past the last.
-    fn start_row(&mut self, attrs: &[(String, String)]) -> Result<(), SheetError> {
-        if let Some((_, r)) = attrs.iter().find(|(k, _)| k == "r") {
+    fn start_row(&mut self, r: Option<&str>) -> Result<(), SheetError> {
+        if let Some(r) = r {
             self.row_counter = match PyInt::parse(r) {
                 Some(i) => i,
                 None => match parse_float(r) {
@@ -132,19 +164,19 @@ impl Parser<'_, '_> {
     }
 
     /// `parse_formula`.
-    fn formula(&mut self, cell: &Node, f: &Node) -> Result<Raw, SheetError> {
-        let coordinate = cell.get("r");
+    fn formula(&mut self, cell: &CellView<'_>, f: &FormulaView<'_>) -> Result<Raw, SheetError> {
+        let coordinate = cell.r;
         let mut value = String::from("=");
-        if let Some(t) = &f.text {
+        if let Some(t) = f.text {
             value.push_str(t);
         }
-        match f.get("t") {
+        match f.t {
             Some("array") => Ok(Raw::Array {
-                reference: f.get("ref").map(str::to_string),
+                reference: f.reference.map(str::to_string),
                 text: value,
             }),
             Some("shared") => {
-                let idx = f.get("si").map(str::to_string);
+                let idx = f.si.map(str::to_string);
                 if let Some(t) = self.shared.get(&idx) {
                     let moved = t.translate(coordinate).map_err(|e| self.err(e.0))?;
                     return Ok(Raw::Str(moved));
@@ -159,20 +191,20 @@ impl Parser<'_, '_> {
                 Ok(Raw::Str(value))
             }
             Some("dataTable") => {
-                if f.get("ref").is_none() {
+                if f.reference.is_none() {
                     return Err(self.err("a data table formula without ref"));
                 }
-                Ok(Raw::DataTable(f.attrs.clone()))
+                Ok(Raw::DataTable(f.attrs.to_vec()))
             }
             _ => Ok(Raw::Str(value)),
         }
     }
 
     /// `parse_cell` in one pass's mode; the counters move only in the formula pass.
-    fn cell(&mut self, el: &Node, data_only: bool) -> Result<Parsed, SheetError> {
-        let data_type = el.get("t").unwrap_or("n");
+    fn cell(&mut self, el: &CellView<'_>, data_only: bool) -> Result<Parsed, SheetError> {
+        let data_type = el.t.unwrap_or("n");
         // `element.get('s', 0)`, int()-ed when truthy: absent is 0, empty matches nothing.
-        let style: Option<i64> = match el.get("s") {
+        let style: Option<i64> = match el.s {
             None => Some(0),
             Some("") => None,
             Some(s) => Some(
@@ -185,11 +217,9 @@ impl Parser<'_, '_> {
         let value: Option<&str> = if data_type == "inlineStr" {
             None
         } else {
-            el.find(&self.tags[0])
-                .and_then(|v| v.text.as_deref())
-                .filter(|t| !t.is_empty())
+            el.v.filter(|t| !t.is_empty())
         };
-        let (row, column) = match el.get("r").filter(|c| !c.is_empty()) {
+        let (row, column) = match el.r.filter(|c| !c.is_empty()) {
             Some(c) => {
                 let (row, col) = coordinate_to_tuple(c)
                     .ok_or_else(|| self.err(format!("'{c}' is not a cell coordinate")))?;
@@ -213,7 +243,7 @@ impl Parser<'_, '_> {
             formula: false,
         };
         if !data_only {
-            if let Some(f) = el.find(&self.tags[1]) {
+            if let Some(f) = &el.f {
                 out.formula = true;
                 out.value = Some(self.formula(el, f)?);
                 return Ok(out);
@@ -256,8 +286,12 @@ impl Parser<'_, '_> {
                 _ => Raw::Str(text.to_string()),
             });
         } else if data_type == "inlineStr" {
-            if let Some(is) = el.find(&self.tags[2]) {
-                out.value = Some(Raw::Str(text::content(is).map_err(|e| self.err(e.0))?));
+            match &el.is {
+                Some(Inline::Node(is)) => {
+                    out.value = Some(Raw::Str(text::content(is).map_err(|e| self.err(e.0))?));
+                }
+                Some(Inline::Text(content)) => out.value = Some(Raw::Str((*content).to_string())),
+                None => {}
             }
         }
         Ok(out)
@@ -361,18 +395,114 @@ type Cached = Option<Result<Option<Raw>, SheetError>>;
 
 /// A row's cells as `_get_row` keeps them: right of the last cell dropped,
 /// the last of a column winning, in column order.
-fn keep_cells(cells: Vec<(Parsed, Cached)>) -> Vec<(Parsed, Cached)> {
+fn keep_cells(cells: &mut Vec<(Parsed, Cached)>) {
     let Some(last) = cells.last().map(|c| c.0.column) else {
-        return Vec::new();
+        return;
     };
+    // Strictly increasing columns (what writers emit): all kept, in order.
+    if cells[0].0.column >= 1 && cells.windows(2).all(|w| w[0].0.column < w[1].0.column) {
+        return;
+    }
     let mut kept: Vec<(usize, (Parsed, Cached))> = cells
-        .into_iter()
+        .drain(..)
         .enumerate()
         .filter(|(_, (c, _))| c.column >= 1 && c.column <= last)
         .collect();
     kept.sort_by(|(ia, a), (ib, b)| a.0.column.cmp(&b.0.column).then(ib.cmp(ia)));
     kept.dedup_by(|later, earlier| later.1 .0.column == earlier.1 .0.column);
-    kept.into_iter().map(|(_, c)| c).collect()
+    cells.extend(kept.into_iter().map(|(_, c)| c));
+}
+
+/// The walk's row state: the running count rows are kept against, the open
+/// row's cells, and what the sheet's rows leave.
+struct Rows {
+    counter: PyInt,
+    keep: bool,
+    cells: Vec<(Parsed, Cached)>,
+    sheet: Sheet,
+}
+
+impl Rows {
+    /// A row opens (`r`, its number attribute): rows numbered below the count are dropped.
+    fn begin(&mut self, p: &mut Parser<'_, '_>, r: Option<&str>) -> Result<(), SheetError> {
+        p.start_row(r)?;
+        self.keep = p.row_counter >= self.counter;
+        if self.keep {
+            self.counter = p.row_counter.incremented();
+        }
+        Ok(())
+    }
+
+    /// A cell of the open row, read as both passes see it.
+    fn cell(&mut self, p: &mut Parser<'_, '_>, cell: &CellView<'_>) -> Result<(), SheetError> {
+        let parsed = p.cell(cell, false)?;
+        let cached = parsed.formula.then(|| p.cell(cell, true).map(|c| c.value));
+        self.cells.push((parsed, cached));
+        Ok(())
+    }
+
+    /// The open row closes: its populated cells go to `on_row` when it is kept.
+    fn finish(&mut self, p: &Parser<'_, '_>, on_row: &mut RowSink<'_>) -> Result<(), SheetError> {
+        // The cells' list keeps its buffer for the next row.
+        let mut cells = std::mem::take(&mut self.cells);
+        for (_, cached) in &cells {
+            if let Some(Err(e)) = cached {
+                self.sheet.cached_error.get_or_insert_with(|| e.0.clone());
+            }
+        }
+        if !self.keep {
+            cells.clear();
+        } else {
+            keep_cells(&mut cells);
+            let populated: Vec<Cell> = cells
+                .drain(..)
+                .filter_map(|(c, k)| {
+                    Some(Cell {
+                        row: c.row,
+                        column: c.column,
+                        value: c.value?,
+                        cached: k.map(|r| r.unwrap_or(None)),
+                    })
+                })
+                .collect();
+            if !populated.is_empty() {
+                on_row(&p.row_counter, populated)?;
+            }
+        }
+        self.cells = cells;
+        Ok(())
+    }
+
+    /// A row the scanner read, whole.
+    fn scanned(
+        &mut self,
+        p: &mut Parser<'_, '_>,
+        row: &ScannedRow<'_>,
+        on_row: &mut RowSink<'_>,
+    ) -> Result<(), SheetError> {
+        self.sheet.scanned_rows += 1;
+        self.begin(p, row.r())?;
+        for cell in row.cells() {
+            self.cell(p, &cell)?;
+        }
+        self.finish(p, on_row)
+    }
+}
+
+/// Reads the rows right after a `<sheetData>` start tag or a row's end tag
+/// with the scanner, while it can read them exactly; the parser takes over
+/// where it stops.
+fn scan_rows(
+    scanner: &mut RowScanner,
+    reader: &mut Reader<'_>,
+    p: &mut Parser<'_, '_>,
+    rows: &mut Rows,
+    on_row: &mut RowSink<'_>,
+) -> Result<(), SheetError> {
+    let Some(input) = reader.input_after_tag() else {
+        return Ok(());
+    };
+    scanner.run(input, &mut |row| rows.scanned(p, row, on_row))
 }
 
 /// Reads one worksheet part, handing each populated row to `on_row` as it closes.
@@ -388,21 +518,26 @@ pub(crate) fn read(
         row_counter: PyInt::from_i64(0),
         col_counter: 0,
         shared: HashMap::new(),
-        tags: [tag("v"), tag("f"), tag("is")],
     };
+    let cell_tags = [tag("v"), tag("f"), tag("is")];
     let (row_tag, col_tag, ext_tag) = (tag("row"), tag("col"), tag("extLst"));
     let (dim_tag, data_tag) = (tag("dimension"), tag("sheetData"));
     let main_prefix = format!("{{{MAIN}}}");
-    let mut sheet = Sheet::default();
-    let mut counter = PyInt::from_i64(1);
+    let mut rows = Rows {
+        counter: PyInt::from_i64(1),
+        keep: false,
+        cells: Vec::new(),
+        sheet: Sheet::default(),
+    };
     // Open elements; the depth of the open row and of an open extLst.
     let mut open: Vec<OpenElement> = Vec::new();
     let no_tag: Rc<str> = Rc::from("");
     let mut row_depth: Option<usize> = None;
     let mut ext_depth: Option<usize> = None;
     let mut dimension_done = false;
-    let mut row_cells: Vec<(Parsed, Cached)> = Vec::new();
-    let mut keep_row = false;
+    // The open `<sheetData>` the scanner reads rows of: how many elements are
+    // open inside it (itself included), and the scanner.
+    let mut scanned_data: Option<(usize, RowScanner)> = None;
     // A cell, or a property element (`pageMargins`, …) with its class, being built
     // (by one builder, its buffers handed back to the reader's pool once read).
     let mut builder = Builder::new(false);
@@ -417,10 +552,8 @@ pub(crate) fn read(
                     reader.pool().put_node(node);
                     continue;
                 }
-                let parsed = p.cell(&node, false)?;
-                let cached = parsed.formula.then(|| p.cell(&node, true).map(|c| c.value));
+                rows.cell(&mut p, &CellView::of(&node, &cell_tags))?;
                 reader.pool().put_node(node);
-                row_cells.push((parsed, cached));
             }
             continue;
         }
@@ -441,12 +574,13 @@ pub(crate) fn read(
                     open.push((no_tag.clone(), Vec::new()));
                     continue;
                 }
+                let mut data_opens = false;
                 if *tag == *row_tag && row_depth.is_none() {
-                    p.start_row(&attrs)?;
-                    keep_row = p.row_counter >= counter;
-                    if keep_row {
-                        counter = p.row_counter.incremented();
-                    }
+                    let r = attrs
+                        .iter()
+                        .find(|(k, _)| k == "r")
+                        .map(|(_, v)| v.as_str());
+                    rows.begin(&mut p, r)?;
                     row_depth = Some(depth);
                 } else if ext_depth.is_some_and(|d| depth == d + 1) {
                     check_extension(part, &tag, &attrs)?;
@@ -457,8 +591,22 @@ pub(crate) fn read(
                         }
                     }
                     ext_depth = Some(depth);
+                } else if *tag == *data_tag && row_depth.is_none() && scanned_data.is_none() {
+                    data_opens = true;
                 }
                 open.push((tag, attrs));
+                if data_opens {
+                    scanned_data = match ctx.rows {
+                        RowPath::Scanned { max_row_bytes } => {
+                            RowScanner::new(reader, MAIN, max_row_bytes)
+                        }
+                        RowPath::Parsed => None,
+                    }
+                    .map(|scanner| (open.len(), scanner));
+                    if let Some((_, scanner)) = &mut scanned_data {
+                        scan_rows(scanner, reader, &mut p, &mut rows, on_row)?;
+                    }
+                }
             }
             Ev::End => {
                 let Some((tag, attrs)) = open.pop() else {
@@ -467,26 +615,10 @@ pub(crate) fn read(
                 let depth = open.len();
                 if row_depth == Some(depth) {
                     row_depth = None;
-                    let cells = std::mem::take(&mut row_cells);
-                    for (_, cached) in &cells {
-                        if let Some(Err(e)) = cached {
-                            sheet.cached_error.get_or_insert_with(|| e.0.clone());
-                        }
-                    }
-                    if keep_row {
-                        let populated: Vec<Cell> = keep_cells(cells)
-                            .into_iter()
-                            .filter_map(|(c, k)| {
-                                Some(Cell {
-                                    row: c.row,
-                                    column: c.column,
-                                    value: c.value?,
-                                    cached: k.map(|r| r.unwrap_or(None)),
-                                })
-                            })
-                            .collect();
-                        if !populated.is_empty() {
-                            on_row(&p.row_counter, populated)?;
+                    rows.finish(&p, on_row)?;
+                    if let Some((level, scanner)) = &mut scanned_data {
+                        if *level == depth {
+                            scan_rows(scanner, reader, &mut p, &mut rows, on_row)?;
                         }
                     }
                 } else if *tag == *col_tag {
@@ -510,13 +642,19 @@ pub(crate) fn read(
                 } else if *tag == *data_tag {
                     dimension_done = true;
                 }
+                if scanned_data
+                    .as_ref()
+                    .is_some_and(|(level, _)| *level == depth + 1)
+                {
+                    scanned_data = None;
+                }
                 reader.pool().put_attrs(attrs);
             }
             Ev::Text(t) => reader.pool().put_string(t),
             Ev::Comment => {}
         }
     }
-    Ok(sheet)
+    Ok(rows.sheet)
 }
 
 /// `ExtensionList.from_tree`'s `<ext>` children: `uri` required, no other plain attribute.
@@ -554,7 +692,9 @@ pub(crate) fn keep_for_tests(columns: &[u64]) -> Vec<u64> {
             (p, None)
         })
         .collect();
-    keep_cells(cells).into_iter().map(|c| c.0.column).collect()
+    let mut cells: Vec<(Parsed, Cached)> = cells;
+    keep_cells(&mut cells);
+    cells.into_iter().map(|c| c.0.column).collect()
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use super::dates::Moment;
 use super::pynum::{float_repr, PyInt};
+use std::fmt::Write;
 
 /// A cell value as openpyxl hands it over.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +69,18 @@ impl Raw {
         match self {
             Raw::Str(s) => Norm::Str(s),
             other => other.normalize(),
+        }
+    }
+
+    /// `dumps_excel_value(normalize_excel_value(value))` appended to `out`,
+    /// without the normalised copy for the common values.
+    pub(crate) fn dump_normalized(&self, out: &mut String) {
+        match self {
+            Raw::Str(s) => json_string(out, s),
+            Raw::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            other => other.normalize().dump(out),
         }
     }
 
@@ -142,7 +155,9 @@ impl Norm {
     pub(crate) fn dump(&self, out: &mut String) {
         match self {
             Norm::Str(s) => json_string(out, s),
-            Norm::Int(i) => out.push_str(&i.to_string()),
+            Norm::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
             Norm::Float(f) => out.push_str(&float_repr(*f)),
             Norm::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Norm::Null => out.push_str("null"),
@@ -165,19 +180,50 @@ impl Norm {
 /// `format_excel_row_compact`: `R<row>: ` then cells joined by ` | `, a cell
 /// off its expected column written as `[<column>]=`.
 pub(crate) fn compact_row(source_row: &PyInt, cells: &[(u64, Norm)]) -> String {
-    let mut out = format!("R{source_row}: ");
-    let mut expected = 1u64;
-    for (i, (column, value)) in cells.iter().enumerate() {
-        if i > 0 {
-            out.push_str(" | ");
-        }
-        if *column != expected {
-            out.push_str(&format!("[{column}]="));
-        }
-        value.dump(&mut out);
-        expected = column.saturating_add(1);
+    let mut row = CompactRow::new(source_row);
+    for (column, value) in cells {
+        value.dump(row.cell(*column));
     }
-    out
+    row.finish()
+}
+
+/// [`compact_row`] written a cell at a time, each value dumped in place.
+pub(crate) struct CompactRow {
+    out: String,
+    expected: u64,
+    first: bool,
+}
+
+impl CompactRow {
+    /// A row numbered `source_row`, no cell yet.
+    pub(crate) fn new(source_row: &PyInt) -> Self {
+        let mut out = String::with_capacity(64);
+        let _ = write!(out, "R{source_row}: ");
+        CompactRow {
+            out,
+            expected: 1,
+            first: true,
+        }
+    }
+
+    /// Starts the cell of `column` (the separator and, off its expected
+    /// column, `[<column>]=`): its value is to be dumped into the text returned.
+    pub(crate) fn cell(&mut self, column: u64) -> &mut String {
+        if !self.first {
+            self.out.push_str(" | ");
+        }
+        self.first = false;
+        if column != self.expected {
+            let _ = write!(self.out, "[{column}]=");
+        }
+        self.expected = column.saturating_add(1);
+        &mut self.out
+    }
+
+    /// The row's text.
+    pub(crate) fn finish(self) -> String {
+        self.out
+    }
 }
 
 /// `str.splitlines()` boundaries.

@@ -48,10 +48,25 @@ pub(crate) enum Ev {
     Comment,
 }
 
+/// A buffered input whose unconsumed bytes can be looked at beyond one
+/// buffer: the worksheet row scanner reads a whole row before it consumes it,
+/// so that a row it does not take is still there for the parser.
+pub(crate) trait Lookahead: BufRead {
+    /// The unconsumed bytes, at least `min` (and at least one) of them unless
+    /// the input ends first; the caller bounds `min`.
+    fn fill_at_least(&mut self, min: usize) -> std::io::Result<&[u8]>;
+}
+
+impl Lookahead for &[u8] {
+    fn fill_at_least(&mut self, _min: usize) -> std::io::Result<&[u8]> {
+        Ok(self)
+    }
+}
+
 /// A pull parser over one part's bytes: a slice of them, or a stream.
 pub(crate) struct Reader<'a> {
     part: String,
-    inner: quick_xml::Reader<Box<dyn BufRead + 'a>>,
+    inner: quick_xml::Reader<Box<dyn Lookahead + 'a>>,
     /// The event buffer `inner` reads into (reused across events).
     buf: Vec<u8>,
     /// Element names resolved under the current bindings (cleared when they
@@ -143,12 +158,12 @@ impl Pool {
 }
 
 /// Whether XML 1.0 allows `c` in a document.
-fn is_xml_char(c: char) -> bool {
+pub(crate) fn is_xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
 
 /// Raw character data with line ends normalised (`\r\n` and `\r` to `\n`).
-fn normalise_eol(raw: &str) -> Cow<'_, str> {
+pub(crate) fn normalise_eol(raw: &str) -> Cow<'_, str> {
     if !raw.contains('\r') {
         return Cow::Borrowed(raw);
     }
@@ -156,7 +171,7 @@ fn normalise_eol(raw: &str) -> Cow<'_, str> {
 }
 
 /// The character a reference's name (`amp`, `#38`, `#x26`) stands for.
-fn resolve_reference(name: &str) -> Option<char> {
+pub(crate) fn resolve_reference(name: &str) -> Option<char> {
     match name {
         "amp" => Some('&'),
         "lt" => Some('<'),
@@ -182,7 +197,7 @@ fn resolve_reference(name: &str) -> Option<char> {
 
 /// An attribute value as XML normalises it (literal whitespace to spaces,
 /// references resolved), appended to `out`.
-fn attribute_value(part: &str, raw: &str, out: &mut String) -> Result<(), XmlError> {
+pub(crate) fn attribute_value(part: &str, raw: &str, out: &mut String) -> Result<(), XmlError> {
     if raw.contains('<') {
         return Err(XmlError::new(part, "'<' in an attribute value"));
     }
@@ -205,7 +220,12 @@ fn attribute_value(part: &str, raw: &str, out: &mut String) -> Result<(), XmlErr
 }
 
 /// Appends literal characters, checking each is allowed; in attributes, whitespace becomes a space.
-fn push_chars(part: &str, out: &mut String, text: &str, attribute: bool) -> Result<(), XmlError> {
+pub(crate) fn push_chars(
+    part: &str,
+    out: &mut String,
+    text: &str,
+    attribute: bool,
+) -> Result<(), XmlError> {
     // Printable ASCII (the bulk of every sheet) is allowed and kept as it is.
     if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
         out.push_str(text);
@@ -242,7 +262,7 @@ impl<'a> Reader<'a> {
     /// skipped); `starts_with_decl` says whether it opens with `<?xml`.
     pub(crate) fn over_stream(
         part: &str,
-        text: Box<dyn BufRead + 'a>,
+        text: Box<dyn Lookahead + 'a>,
         max_depth: usize,
         starts_with_decl: bool,
     ) -> Self {
@@ -275,6 +295,35 @@ impl<'a> Reader<'a> {
     /// The buffers a consumer hands back once done with an event's strings.
     pub(crate) fn pool(&mut self) -> &mut Pool {
         &mut self.pool
+    }
+
+    /// How many elements are open.
+    pub(crate) fn depth(&self) -> usize {
+        self.scopes.len()
+    }
+
+    /// The deepest nesting the reader accepts.
+    pub(crate) fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+
+    /// Every prefix bound in the open scopes with its namespace, innermost
+    /// binding last (the default namespace under the empty prefix).
+    pub(crate) fn bindings(&self) -> Vec<(String, String)> {
+        self.scopes.iter().flatten().cloned().collect()
+    }
+
+    /// The input where the next event starts, when that is a place the
+    /// parser can be bypassed at: right after a start or end tag the reader
+    /// has handed out, with no end of an empty element still to hand out
+    /// (the parser, after a tag, has consumed exactly through its `>` and
+    /// reads text next, so bytes consumed here are as if it had read them
+    /// as elements it was never shown). Only call it after a `Start` or `End` event.
+    pub(crate) fn input_after_tag(&mut self) -> Option<&mut (dyn Lookahead + 'a)> {
+        if self.pending_end {
+            return None;
+        }
+        Some(&mut **self.inner.get_mut())
     }
 
     /// The namespace bound to `prefix` in the open scopes.
