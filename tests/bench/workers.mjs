@@ -14,11 +14,11 @@
 //      preview-worker.js driven directly, its `memory_bytes`).
 //
 // Usage: node tests/bench/workers.mjs --corpus DIR [--reps 3] [--differential FILE.jsonl] [--out BENCHMARKS.md]
-//        node tests/bench/workers.mjs --inputs unseen [--kinds en,zh,…] [--reps 5]
-// `--inputs unseen`: the pool in Node only, on tests/bench/unseen.mjs's ~100 MB per kind of
+//        node tests/bench/workers.mjs --inputs unseen [--kinds en,zh,…] [--reps 5] [--chromium]
+// `--inputs unseen`: the pool (in Node; with --chromium, also in Chromium) on tests/bench/unseen.mjs's ~100 MB per kind of
 // distinct text (en, zh, intl, code, mix: no repetition, so every piece cache meets it
-// cold); prints each kind's row, with the ratios and each variant's CPU time, and writes
-// nothing.
+// cold); prints each kind's row, with the ratios and each variant's CPU time (and, with
+// --chromium, the same in headless Chromium), and writes nothing.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -253,12 +253,26 @@ async function unseen() {
   const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   console.log(`load average before: ${load()}`);
   const node = await nodePool(files);
+  const rows = Object.entries(node).map(([name, x]) => ["Node", name, x]);
+  if (process.argv.includes("--chromium")) {
+    const site = await serveDirectory(root);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(600_000);
+      await page.goto(`${site.origin}/tests/bench/workers.html`);
+      for (const [name, x] of Object.entries(await browserPool(page, site.origin, files))) rows.push([`Chromium ${browser.version()}`, name, x]);
+    } finally {
+      await browser.close();
+      await site.close();
+    }
+  }
   console.log(`load average after: ${load()}`);
-  console.log("| kind | MB | tokens | main thread MB/s | 1 worker MB/s | 2 workers MB/s | 2 ÷ 1 workers (target ≥ 1.8) | 1 worker's speed ÷ the main thread's (target ≥ 0.95) | CPU s: main / 1 / 2 workers |");
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
-  for (const [name, x] of Object.entries(node)) {
+  console.log("| where | kind | MB | tokens | main thread MB/s | 1 worker MB/s | 2 workers MB/s | 2 ÷ 1 workers (target ≥ 1.8) | 1 worker's speed ÷ the main thread's (target ≥ 0.95) | CPU s: main / 1 / 2 workers |");
+  console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  for (const [where, name, x] of rows) {
     console.log(
-      `| ${name} | ${(x.bytes / 1e6).toFixed(1)} | ${x.counts.join(" / ")}${x.counts.length === 1 ? "" : " **differ**"} | ${mbps(x.bytes, x.page)} | ${mbps(x.bytes, x.one)} | ${mbps(x.bytes, x.two)} | ${(x.one / x.two).toFixed(2)} | ${(x.page / x.one).toFixed(2)} | ${[x.cpu.page, x.cpu.one, x.cpu.two].map((ms) => (ms / 1e3).toFixed(2)).join(" / ")} |`,
+      `| ${where} | ${name} | ${(x.bytes / 1e6).toFixed(1)} | ${x.counts.join(" / ")}${x.counts.length === 1 ? "" : " **differ**"} | ${mbps(x.bytes, x.page)} | ${mbps(x.bytes, x.one)} | ${mbps(x.bytes, x.two)} | ${(x.one / x.two).toFixed(2)} | ${(x.page / x.one).toFixed(2)} | ${x.cpu ? [x.cpu.page, x.cpu.one, x.cpu.two].map((ms) => (ms / 1e3).toFixed(2)).join(" / ") : "–"} |`,
     );
   }
 }
