@@ -124,10 +124,12 @@ export function openRange(api, blob, [start, end]) {
  * Counts the tokens of an opened range (`openRange`): from the first sure split at or after
  * its start (0 for the first) to the first at or after its end (the blob's end for the
  * last), so that consecutive ranges count every byte once; in steps of about STEP_BYTES cut
- * at sure splits, `progress(bytes)` after each. A range longer than what was read goes on
- * in READ_BYTES chunks, the next read while this one is counted (a browser reads a large Blob through its own process: serial step-sized reads
- * left a worker idle for a fifth of a 100 MB count), so a worker holds at most two chunks
- * and a step. Throws `{offset}` on invalid UTF-8 (the blob's offset).
+ * at sure splits, `progress(bytes)` after each. A range longer than what was read (the
+ * Schedule hands out none; a caller may) goes on in READ_BYTES chunks, the next read while
+ * this one is counted (a browser reads a large Blob through its own process: serial
+ * step-sized reads left a worker idle for a fifth of a 100 MB count). A worker holds at
+ * most its range's bytes, the next range's read and a step's copy in the engine: about
+ * three times READ_BYTES. Throws `{offset}` on invalid UTF-8 (the blob's offset).
  */
 export async function countRange(api, blob, opened, model, progress) {
   const read = readerOf(api);
