@@ -129,7 +129,7 @@ export function openRange(api, blob, [start, end]) {
  * this one is counted (a browser reads a large Blob through its own process: serial
  * step-sized reads left a worker idle for a fifth of a 100 MB count). A worker holds at
  * most its range's bytes, the next range's read and a step's copy in the engine: about
- * three times READ_BYTES. Throws `{offset}` on invalid UTF-8 (the blob's offset).
+ * 18 MiB. Throws `{offset}` on invalid UTF-8 (the blob's offset).
  */
 export async function countRange(api, blob, opened, model, progress) {
   const read = readerOf(api);
