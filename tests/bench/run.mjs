@@ -36,7 +36,7 @@ const coldRuns = Number(option("--cold-runs", "3"));
 const raceRuns = Number(option("--race-runs", "1"));
 const raceOnly = process.argv.includes("--race-only");
 // The race adds about 300 fresh pages to the session (some ten minutes on a quiet machine).
-const TIMEOUT_MS = Number(option("--timeout-min", "35")) * 60_000;
+const TIMEOUT_MS = Number(option("--timeout-min", "60")) * 60_000;
 const ALL = ["ctxguard", "hypertok", "gpt-tokenizer", "ai-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
 const only = option("--only", null)?.split(",");
 for (const name of only ?? []) {
