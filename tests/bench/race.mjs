@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { f1, median } from "./format.mjs";
 
 /** The engines of the race, in the order they take turns. */
-export const RACE = ["ctxguard", "hypertok", "gpt-tokenizer"];
+export const RACE = ["ctxguard", "hypertok", "gpt-tokenizer", "ai-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
 const MODES = ["cold", "warm", "fresh"];
 
 /** What each engine keeps between calls, and whether a page can clear it. */
@@ -23,6 +23,9 @@ export const CACHES = {
   ctxguard: "a piece cache per encoding (at most 4 MiB, which no call clears)",
   hypertok: "a long-piece cache (unbounded, keyed on the whole piece, which no call clears)",
   "gpt-tokenizer": "a merge cache (`clearMergeCache()` clears it; the race keeps it, as the others')",
+  "ai-tokenizer": "a merge cache (at most 100 000 pieces; `mergeCache.clear()` clears it; the race keeps it, as the others')",
+  "js-tiktoken": "nothing (no cache: every count merges every piece)",
+  "tiktoken (npm wasm)": "nothing (no cache: every count merges every piece)",
 };
 
 /**

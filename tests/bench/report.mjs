@@ -100,7 +100,7 @@ export function browserTable(r) {
   if (!r.tokenizers) return lines.join("\n");
   lines.push(
     "",
-    "Repeated runs in one page (median after a warm-up; a tokenizer whose cross-call cache can be cleared, gpt-tokenizer's and ai-tokenizer's, has it cleared before each run, and is also shown with it kept warm across runs of the same text; ctxguard's and hypertok's caches cannot be cleared and stay warm: compare them in the fair race below):",
+    "Repeated runs in one page (median after a warm-up; a tokenizer whose cross-call cache can be cleared, gpt-tokenizer's and ai-tokenizer's, has it cleared before each run, and is also shown with it kept warm across runs of the same text; ctxguard's and hypertok's caches cannot be cleared and stay warm; js-tiktoken and tiktoken keep nothing between calls: compare every engine in the same modes in the fair race below):",
     "",
     ...header(["tokenizer", "mixed MB/s", "prose", "en", "zh", "code", "mixed, cache warm", "prose, cache warm", ...worstColumns("", " ms"), "ctxguard speed-up (mixed, cache warm)"]),
   );

@@ -6,7 +6,7 @@
 //   - cold counts: a fresh page per sample, the first count of an input there
 //     (`--cold-runs` pages per tokenizer and input), and warm ones (after a
 //     first text of the same kind);
-//   - the fair race (tests/bench/race.mjs): ctxguard, hypertok and gpt-tokenizer in the same three
+//   - the fair race (tests/bench/race.mjs): every tokenizer (ALL) in the same three
 //     modes, a fresh page per sample (cold: the first count; warm: the same text again; fresh: a new
 //     text of the same kind after another one), on every text of the varied real corpus
 //     (tests/bench/varied.mjs: four sources per kind) and the generated prose and mixed,
@@ -35,8 +35,8 @@ const contexts = Number(option("--contexts", "5"));
 const coldRuns = Number(option("--cold-runs", "3"));
 const raceRuns = Number(option("--race-runs", "1"));
 const raceOnly = process.argv.includes("--race-only");
-// The race adds about 150 fresh pages to the session (a few minutes on a quiet machine).
-const TIMEOUT_MS = Number(option("--timeout-min", "35")) * 60_000;
+// The race adds about 300 fresh pages to the session (some ten minutes on a quiet machine).
+const TIMEOUT_MS = Number(option("--timeout-min", "60")) * 60_000;
 const ALL = ["ctxguard", "hypertok", "gpt-tokenizer", "ai-tokenizer", "js-tiktoken", "tiktoken (npm wasm)"];
 const only = option("--only", null)?.split(",");
 for (const name of only ?? []) {

@@ -117,6 +117,25 @@ export async function checkPool(core, TokenPool, label) {
         equal(await pool.count(t, { model: "gpt-4o" }), core.countTokens(t, "gpt-4o"), `seed ${seed}`);
       }
     });
+    await check(results, `${label}: inputs of every length around the ranges handed out equal countTokens (2 and 3 workers)`, async () => {
+      // Each length moves every range's bounds (the ranges follow the remaining bytes), so
+      // each puts other offsets at the sure-split searches of both sides of a range.
+      const source = new TextEncoder().encode(mixedText(10 * 1024 * 1024, 31));
+      const three = new TokenPool({ workers: 3 });
+      try {
+        for (const size of [1024 * 1024 - 1, 1024 * 1024, 1024 * 1024 + 1, 1536 * 1024 + 13, 4 * 1024 * 1024 + 129, 9 * 1024 * 1024 + 5]) {
+          // Cut at a character's start, so that the text is valid UTF-8.
+          let end = size;
+          while ((source[end] & 0xc0) === 0x80) end -= 1;
+          const t = new TextDecoder().decode(source.subarray(0, end));
+          const want = core.countTokens(t, "gpt-4o");
+          equal(await pool.count(t, { model: "gpt-4o" }), want, `${size} bytes, 2 workers`);
+          equal(await three.count(new Blob([t]), { model: "gpt-4o" }), want, `${size} bytes, 3 workers`);
+        }
+      } finally {
+        three.close();
+      }
+    });
     await check(results, `${label}: inputs over several read chunks, one piece longer than a chunk, equal countTokens (1 and 2 workers)`, async () => {
       // 12 MB of text, 9 MiB of one letter (no sure split inside it: a step's window finds
       // none and the range reads on past its chunk), then more text: every path of countRange.

@@ -1,7 +1,7 @@
 // TokenPool: exact token counts of large inputs on every core. The same class
 // in browsers, bundlers (a module Worker each) and Node (worker_threads); the
 // entries `browser.js` and `node.js` give it its way of starting a worker.
-import { asBlob, ranges } from "./plan.js";
+import { asBlob, Schedule } from "./plan.js";
 
 /** Why a count stopped: aborted by its signal (a DOMException named AbortError). */
 function abortError() {
@@ -40,27 +40,35 @@ export class TokenPool {
     if (typeof model !== "string" || model === "") throw new TypeError('model: expected a model id such as "gpt-4o"');
     if (signal?.aborted) throw abortError();
     const blob = asBlob(input);
-    const plan = ranges(blob.size, this.#size);
-    const workers = plan.map(() => this.#take());
+    // Ranges are handed out as workers ask, so that they end together (plan.js's Schedule).
+    const schedule = new Schedule(blob.size, this.#size);
+    const workers = Array.from({ length: schedule.workers }, () => this.#take());
     let done = 0;
     let finished = false;
     const stop = () => {
       finished = true;
       for (const w of workers) w.terminate();
     };
-    const jobs = plan.map(
-      (range, i) =>
+    const jobs = workers.map(
+      (worker) =>
         new Promise((resolve, reject) => {
-          workers[i].onMessage((m) => {
+          worker.onMessage((m) => {
             if (finished) return;
-            if (m.type === "progress") {
+            if (m.type === "next") worker.post({ range: schedule.next() });
+            else if (m.type === "progress") {
               done += m.bytes;
               onProgress?.(Math.min(done, blob.size), blob.size);
             } else if (m.type === "tokens") resolve(m.tokens);
-            else if (m.type === "utf8") reject({ offset: m.offset });
-            else reject(new Error(m.message ?? "a pool worker failed"));
+            else {
+              // The ranges before this one decide the error: the others finish theirs, no new ones start.
+              schedule.stop();
+              reject(m.type === "utf8" ? { offset: m.offset } : new Error(m.message ?? "a pool worker failed"));
+            }
           });
-          workers[i].post({ blob, range, model });
+          const range = schedule.next();
+          // More workers than ranges (a tiny input): this one has nothing to count.
+          if (range) worker.post({ blob, range, model });
+          else resolve(0);
         }),
     );
     let onAbort;

@@ -1,16 +1,17 @@
 // A TokenPool worker in browsers and bundlers (a module Worker): loads
-// ctxguard-core once, then counts the ranges it is given.
+// ctxguard-core once, then counts the ranges it is handed (plan.js's `serve`).
 import init, { countTokenBytes, nextSplit } from "../ctxguard_core.js";
-import { countRange } from "./plan.js";
+import { serve } from "./plan.js";
 
 const ready = init();
+const handle = serve({ countTokenBytes, nextSplit }, (m) => postMessage(m));
 
-onmessage = async ({ data: { blob, range, model } }) => {
+onmessage = async ({ data }) => {
   try {
     await ready;
-    const tokens = await countRange({ countTokenBytes, nextSplit }, blob, range, model, (bytes) => postMessage({ type: "progress", bytes }));
-    postMessage({ type: "tokens", tokens });
   } catch (e) {
-    postMessage(typeof e?.offset === "number" ? { type: "utf8", offset: e.offset } : { type: "error", message: String(e?.message ?? e) });
+    postMessage({ type: "error", message: String(e?.message ?? e) });
+    return;
   }
+  handle(data);
 };
