@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sourceCode } from "./real.mjs";
+import { outDirAndMegabytes } from "./cli-args.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
@@ -91,14 +92,7 @@ export function bigText(outDir, mb = 100) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const i = args.indexOf("--mb");
-  const mb = i >= 0 ? Number(args[i + 1]) : 100;
-  const out = args.find((a, j) => !a.startsWith("--") && (i < 0 || j !== i + 1));
-  if (!out || !(mb > 0)) {
-    console.error("usage: node tests/bench/bigtext.mjs OUT_DIR [--mb 100]");
-    process.exit(2);
-  }
+  const { out, mb } = outDirAndMegabytes(process.argv.slice(2), "tests/bench/bigtext.mjs");
   const made = bigText(out, mb);
   console.log(`${made.en} (English: Python 3.11's manual, python3.11-doc)`);
   console.log(`${made.mix} (English, the Debian Reference in Simplified Chinese, Rust sources)`);

@@ -36,6 +36,7 @@ import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { troffText } from "./varied.mjs";
+import { outDirAndMegabytes } from "./cli-args.mjs";
 
 const MAN = "/usr/share/man";
 const LOCALE = "/usr/share/locale";
@@ -297,14 +298,7 @@ export function unseenText(outDir, mb = 100) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const i = args.indexOf("--mb");
-  const mb = i >= 0 ? Number(args[i + 1]) : 100;
-  const out = args.find((a, j) => !a.startsWith("--") && (i < 0 || j !== i + 1));
-  if (!out || !(mb > 0)) {
-    console.error("usage: node tests/bench/unseen.mjs OUT_DIR [--mb 100]");
-    process.exit(2);
-  }
+  const { out, mb } = outDirAndMegabytes(process.argv.slice(2), "tests/bench/unseen.mjs");
   const made = unseenText(out, mb);
   const index = JSON.parse(readFileSync(made.index, "utf8"));
   for (const k of KINDS) {

@@ -55,7 +55,7 @@ export function mixedText(bytes, seed = 7) {
 }
 
 /** Runs `fn` as one named check; a thrown error is its failure. */
-async function check(results, name, fn) {
+export async function check(results, name, fn) {
   try {
     await fn();
     results.push({ name, ok: true, detail: "" });
@@ -64,7 +64,8 @@ async function check(results, name, fn) {
   }
 }
 
-function equal(actual, expected, what) {
+/** Throws unless `actual === expected`, naming `what`. */
+export function equal(actual, expected, what) {
   if (actual !== expected) throw new Error(`${what}: expected ${expected}, got ${actual}`);
 }
 

@@ -7,18 +7,7 @@
 // current one, and its counts and progress add up. Environment-free:
 // `checkPlan(plan, core, label)` returns `[{name, ok, detail}]`.
 
-async function check(results, name, fn) {
-  try {
-    await fn();
-    results.push({ name, ok: true, detail: "" });
-  } catch (e) {
-    results.push({ name, ok: false, detail: String(e?.stack ?? e) });
-  }
-}
-
-function equal(actual, expected, what) {
-  if (actual !== expected) throw new Error(`${what}: expected ${expected}, got ${actual}`);
-}
+import { check, equal } from "./pool-checks.mjs";
 
 const MB = 1024 * 1024;
 
