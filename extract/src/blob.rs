@@ -75,7 +75,6 @@ impl Source for BlobSource {
         let bytes = js_sys::Uint8Array::new(&buffer);
         let n = (bytes.length() as usize).min(buf.len());
         bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
-        release(&buffer);
         let done = (self.read_bytes.get() + n as u64).min(self.len);
         self.read_bytes.set(done);
         if let Some(on_progress) = &self.on_progress {
@@ -83,18 +82,5 @@ impl Source for BlobSource {
             let _ = on_progress.call1(&JsValue::NULL, &JsValue::from_f64(done as f64));
         }
         Ok(n)
-    }
-}
-
-/// Frees a read's `ArrayBuffer` now (`transfer(0)` detaches it and drops its
-/// bytes), not at a later collection: a preview reads the whole file through
-/// such buffers, and left as garbage they grow the page by up to the file's
-/// size. A browser without `transfer` leaves them to the collector.
-fn release(buffer: &JsValue) {
-    if let Ok(transfer) = js_sys::Reflect::get(buffer, &JsValue::from_str("transfer")) {
-        if let Some(transfer) = transfer.dyn_ref::<js_sys::Function>() {
-            // A refusal only leaves the buffer to the collector.
-            let _ = transfer.call1(buffer, &JsValue::from_f64(0.0));
-        }
     }
 }
